@@ -1,0 +1,444 @@
+//! Chunk compression.
+
+use super::blocksize::{compute_blocksize, split_block};
+use super::params::CParams;
+use super::pipeline::{self, Scratch};
+use crate::codec::{self, CompressDict};
+use crate::error::{Error, Result};
+use crate::format::header::*;
+use std::cell::RefCell;
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Everything fixed for one compression call.
+struct Job<'a> {
+    params: &'a CParams,
+    src: &'a [u8],
+    typesize: usize,
+    blocksize: usize,
+    nblocks: usize,
+    leftover: usize,
+    split: bool,
+    extended: bool,
+    dict: Option<&'a CompressDict>,
+    /// Dictionary training pass: blocks are filtered and stored raw, one stream each.
+    training: bool,
+}
+
+impl Job<'_> {
+    fn block_size(&self, j: usize) -> (usize, bool) {
+        if j == self.nblocks - 1 && self.leftover > 0 {
+            (self.leftover, true)
+        } else {
+            (self.blocksize, false)
+        }
+    }
+}
+
+fn is_run(s: &[u8]) -> bool {
+    let Some(&first) = s.first() else {
+        return false;
+    };
+    let word = u64::from_ne_bytes([first; 8]);
+    let mut chunks = s.chunks_exact(8);
+    for c in &mut chunks {
+        if u64::from_ne_bytes(c.try_into().unwrap_or([0; 8])) != word {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| b == first)
+}
+
+/// Compress block `j` into `out`. `Ok(None)` means it does not fit.
+fn compress_block(job: &Job, j: usize, out: &mut [u8], scratch: &mut Scratch, tid: i32) -> Result<Option<usize>> {
+    let (bsize, leftover_block) = job.block_size(j);
+    let offset = j * job.blocksize;
+    let filtered: &[u8] = if pipeline::forward_is_noop(job.params) {
+        &job.src[offset..offset + bsize]
+    } else {
+        pipeline::forward(job.params, job.typesize, job.blocksize, job.src, offset, bsize, scratch, tid)?
+    };
+    if job.training {
+        if out.len() < bsize {
+            return Ok(None);
+        }
+        out[..bsize].copy_from_slice(filtered);
+        return Ok(Some(bsize));
+    }
+    let nstreams = if job.split && !leftover_block { job.typesize } else { 1 };
+    let neblock = bsize / nstreams;
+    let info = job.params.call_info(job.params.compcode_meta);
+    let mut pos = 0usize;
+    for s in 0..nstreams {
+        if out.len() < pos + 4 {
+            return Ok(None);
+        }
+        let csize_at = pos;
+        pos += 4;
+        let ip = &filtered[s * neblock..(s + 1) * neblock];
+        if job.extended && is_run(ip) {
+            let value = ip[0];
+            out[csize_at..csize_at + 4].copy_from_slice(&(-(value as i32)).to_le_bytes());
+            if value != 0 {
+                if out.len() < pos + 1 {
+                    return Ok(None);
+                }
+                out[pos] = 1;
+                pos += 1;
+            }
+            continue;
+        }
+        let maxout = neblock.min(out.len() - pos);
+        if maxout == 0 {
+            return Ok(None);
+        }
+        let mut cbytes = codec::compress_stream(
+            job.params.compcode,
+            job.params.clevel as i32,
+            ip,
+            &mut out[pos..pos + maxout],
+            job.dict,
+            &info,
+            job.src,
+        )?;
+        if cbytes == 0 || cbytes >= neblock {
+            if out.len() < pos + neblock {
+                return Ok(None);
+            }
+            out[pos..pos + neblock].copy_from_slice(ip);
+            cbytes = neblock;
+        }
+        out[csize_at..csize_at + 4].copy_from_slice(&(cbytes as i32).to_le_bytes());
+        pos += cbytes;
+    }
+    Ok(Some(pos))
+}
+
+/// Compress all blocks after `start` (where the bstarts table begins) in `dest`.
+/// Returns the total size, or None when the data does not fit.
+fn compress_blocks(job: &Job, dest: &mut [u8], bstarts_at: usize, start: usize) -> Result<Option<usize>> {
+    let nthreads = job.params.nthreads.max(1) as usize;
+    if nthreads > 1 && job.nblocks > 1 {
+        if let Some(pool) = crate::pool::get(nthreads) {
+            return compress_blocks_parallel(job, dest, bstarts_at, start, &pool, nthreads);
+        }
+    }
+    SCRATCH.with(|sc| {
+        let mut sc = sc.borrow_mut();
+        let mut ntbytes = start;
+        for j in 0..job.nblocks {
+            if !job.training {
+                let at = bstarts_at + 4 * j;
+                dest[at..at + 4].copy_from_slice(&(ntbytes as i32).to_le_bytes());
+            }
+            let (head, tail) = dest.split_at_mut(ntbytes);
+            let _ = head;
+            match compress_block(job, j, tail, &mut sc, 0)? {
+                Some(n) => ntbytes += n,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(ntbytes))
+    })
+}
+
+fn compress_blocks_parallel(
+    job: &Job,
+    dest: &mut [u8],
+    bstarts_at: usize,
+    start: usize,
+    pool: &rayon::ThreadPool,
+    nthreads: usize,
+) -> Result<Option<usize>> {
+    use rayon::prelude::*;
+    let ngroups = nthreads.min(job.nblocks);
+    let per = job.nblocks.div_ceil(ngroups);
+    let groups: Vec<(usize, usize)> = (0..ngroups)
+        .map(|g| (g * per, ((g + 1) * per).min(job.nblocks)))
+        .filter(|(a, b)| a < b)
+        .collect();
+    let room = dest.len().saturating_sub(start);
+    let results: Vec<Result<Option<(Vec<u8>, Vec<usize>)>>> = pool.install(|| {
+        groups
+            .par_iter()
+            .map(|&(first, last)| {
+                let tid = rayon::current_thread_index().unwrap_or(0) as i32;
+                SCRATCH.with(|sc| {
+                    let mut sc = sc.borrow_mut();
+                    let cap: usize = (first..last)
+                        .map(|j| job.block_size(j).0 + 5 * job.typesize.max(1) + 8)
+                        .sum();
+                    let cap = cap.min(room);
+                    let mut buf = vec![0u8; cap];
+                    let mut sizes = Vec::with_capacity(last - first);
+                    let mut pos = 0;
+                    for j in first..last {
+                        match compress_block(job, j, &mut buf[pos..], &mut sc, tid)? {
+                            Some(n) => {
+                                sizes.push(n);
+                                pos += n;
+                            }
+                            None => return Ok(None),
+                        }
+                    }
+                    buf.truncate(pos);
+                    Ok(Some((buf, sizes)))
+                })
+            })
+            .collect()
+    });
+    let mut ntbytes = start;
+    let mut j = 0;
+    for r in results {
+        let Some((buf, sizes)) = r? else {
+            return Ok(None);
+        };
+        if ntbytes + buf.len() > dest.len() {
+            return Ok(None);
+        }
+        let mut pos = ntbytes;
+        for n in sizes {
+            if !job.training {
+                let at = bstarts_at + 4 * j;
+                dest[at..at + 4].copy_from_slice(&(pos as i32).to_le_bytes());
+            }
+            pos += n;
+            j += 1;
+        }
+        dest[ntbytes..ntbytes + buf.len()].copy_from_slice(&buf);
+        ntbytes += buf.len();
+    }
+    Ok(Some(ntbytes))
+}
+
+/// Check the parameters the way the reference does before compressing.
+pub(crate) fn validate(params: &CParams, srcsize: usize, destsize: usize) -> Result<()> {
+    if srcsize > MAX_BUFFERSIZE as usize {
+        return Err(Error::MaxBufsizeExceeded);
+    }
+    if destsize < EXTENDED_HEADER_LENGTH {
+        return Err(Error::MaxBufsizeExceeded);
+    }
+    if params.clevel > 9 {
+        return Err(Error::CodecParam);
+    }
+    if params.use_dict && !matches!(params.compcode, codec::ZSTD | codec::LZ4 | codec::LZ4HC) {
+        return Err(Error::CodecParam);
+    }
+    if params.typesize <= 0 || params.typesize > MAX_TYPESIZE {
+        return Err(Error::InvalidParam);
+    }
+    if params.blocksize < 0 {
+        return Err(Error::InvalidParam);
+    }
+    if !codec::is_supported(params.compcode) {
+        return Err(Error::CodecSupport);
+    }
+    for &f in &params.filters {
+        if (5..=31).contains(&f) {
+            return Err(Error::InvalidParam);
+        }
+        if f > 31 && super::user_filter::find(f).is_none() {
+            return Err(Error::FilterPipeline);
+        }
+    }
+    Ok(())
+}
+
+/// Compress `src` into `dest` as one chunk. Returns the chunk size, or 0 when
+/// the data does not fit in `dest` (then `dest` holds nothing useful).
+/// `blosc1_header` writes the 16-byte header of Blosc1-era chunks.
+pub fn compress(params: &CParams, src: &[u8], dest: &mut [u8], blosc1_header: bool) -> Result<usize> {
+    validate(params, src.len(), dest.len())?;
+    let srcsize = src.len();
+    let mut typesize = params.typesize;
+    if typesize > 255 {
+        typesize = 1;
+    }
+    let clevel = params.clevel as i32;
+    let filter_flags = filters_to_flags(&params.filters);
+    let blocksize = compute_blocksize(
+        params.compcode,
+        clevel,
+        typesize,
+        srcsize as i32,
+        params.blocksize,
+        params.splitmode,
+        filter_flags,
+    )
+    .max(1) as usize;
+    let nblocks = if srcsize == 0 { 0 } else { srcsize.div_ceil(blocksize) };
+    let leftover = srcsize % blocksize;
+    let extended = !blosc1_header;
+    let overhead = if extended { EXTENDED_HEADER_LENGTH } else { MIN_HEADER_LENGTH };
+    let use_dict = params.use_dict && clevel > 0 && extended;
+
+    let mut memcpyed = clevel == 0 || srcsize < MIN_BUFFERSIZE as usize;
+    if !memcpyed && overhead + 4 * nblocks > dest.len() {
+        memcpyed = true;
+    }
+    let mut flags: u8 = if extended { FLAG_DOSHUFFLE | FLAG_DOBITSHUFFLE } else { 0 };
+    let mut split = false;
+    if !memcpyed {
+        flags |= filter_flags;
+        // Split only where every full block divides into typesize equal streams:
+        // the reference splits some layouts it then cannot decode.
+        split = split_block(params.splitmode, params.compcode, clevel, filter_flags, typesize, blocksize as i32)
+            && typesize > 1
+            && blocksize % typesize as usize == 0;
+        if !split {
+            flags |= FLAG_DONT_SPLIT;
+        }
+        flags |= codec::compformat(params.compcode) << 5;
+    }
+    let mut header = ChunkHeader {
+        version: VERSION_FORMAT_STABLE,
+        versionlz: codec::compversion(params.compcode).unwrap_or(1),
+        flags,
+        typesize: typesize as u8,
+        nbytes: srcsize as i32,
+        blocksize: blocksize as i32,
+        cbytes: 0,
+        filters: params.filters,
+        udcompcode: params.compcode,
+        compcode_meta: params.compcode_meta,
+        filters_meta: params.filters_meta,
+        blosc2_flags2: 0,
+        blosc2_flags: 0,
+    };
+
+    let mut dict_holder: Option<CompressDict> = None;
+    let mut job = Job {
+        params,
+        src,
+        typesize: typesize as usize,
+        blocksize,
+        nblocks,
+        leftover,
+        split,
+        extended,
+        dict: None,
+        training: false,
+    };
+
+    let mut cbytes = None;
+    if !memcpyed {
+        let bstarts_at = overhead;
+        let start = overhead + 4 * nblocks;
+        let mut data_start = start;
+        if use_dict {
+            if let Some(d) = build_dict(&mut job, dest.len())? {
+                let dsize = d.bytes.len();
+                if start + 4 + dsize <= dest.len() {
+                    dest[start..start + 4].copy_from_slice(&(dsize as i32).to_le_bytes());
+                    dest[start + 4..start + 4 + dsize].copy_from_slice(&d.bytes);
+                    data_start = start + 4 + dsize;
+                    header.blosc2_flags |= B2_USEDICT;
+                    dict_holder = Some(d);
+                }
+            }
+        }
+        job.dict = dict_holder.as_ref();
+        cbytes = compress_blocks(&job, dest, bstarts_at, data_start)?;
+        if cbytes.is_none() {
+            memcpyed = true;
+            header.blosc2_flags &= !B2_USEDICT;
+        } else if extended && header.blosc2_flags & B2_USEDICT == 0 {
+            let nstreams = if split {
+                if leftover > 0 {
+                    (nblocks - 1) * typesize as usize + 1
+                } else {
+                    nblocks * typesize as usize
+                }
+            } else {
+                nblocks
+            };
+            if cbytes == Some(start + 4 * nstreams) {
+                header.blosc2_flags |= (Special::Zero as u8) << 4;
+                cbytes = Some(overhead);
+            }
+        }
+    }
+    if memcpyed {
+        if srcsize + overhead > dest.len() {
+            return Ok(0);
+        }
+        header.flags |= FLAG_MEMCPYED;
+        copy_memcpyed(&job, &mut dest[overhead..overhead + srcsize])?;
+        cbytes = Some(overhead + srcsize);
+    }
+    let cbytes = cbytes.unwrap_or(0);
+    header.cbytes = cbytes as i32;
+    header.write(dest, extended);
+    Ok(cbytes)
+}
+
+/// Fill a memcpyed chunk's body (running the prefilter when there is one).
+fn copy_memcpyed(job: &Job, body: &mut [u8]) -> Result<()> {
+    let Some(_) = &job.params.prefilter else {
+        body.copy_from_slice(job.src);
+        return Ok(());
+    };
+    // With a prefilter, each block is the prefilter's output (filters are skipped).
+    let mut p = job.params.clone();
+    p.filters = [0; MAX_FILTERS];
+    SCRATCH.with(|sc| {
+        let mut sc = sc.borrow_mut();
+        for j in 0..job.nblocks {
+            let (bsize, _) = job.block_size(j);
+            let off = j * job.blocksize;
+            let out = pipeline::forward(&p, job.typesize, job.blocksize, job.src, off, bsize, &mut sc, 0)?;
+            body[off..off + bsize].copy_from_slice(&out[..bsize]);
+        }
+        Ok(())
+    })
+}
+
+/// Train a dictionary from the filtered blocks (the reference's sampling rules).
+fn build_dict(job: &mut Job, destsize: usize) -> Result<Option<CompressDict>> {
+    let srcsize = job.src.len();
+    let dict_maxsize = (MAX_DICT_SIZE as usize).min(srcsize / 20);
+    let mut nsamples = job.nblocks;
+    if job.split {
+        nsamples *= job.typesize;
+    }
+    nsamples = nsamples.max(8);
+    let sample_size = srcsize / nsamples / 16;
+    if dict_maxsize < MIN_USEFUL_DICT as usize || sample_size == 0 {
+        return Ok(None);
+    }
+    let need = nsamples * sample_size;
+    // The samples are the first bytes of the filtered chunk.
+    let mut samples = vec![0u8; srcsize.max(need)];
+    job.training = true;
+    let filled = compress_blocks(job, &mut samples, 0, 0);
+    job.training = false;
+    let _ = destsize;
+    let Some(filled) = filled? else {
+        return Ok(None);
+    };
+    if filled < need {
+        return Ok(None);
+    }
+    let samples = &samples[..need];
+    let bytes = if job.params.compcode == codec::ZSTD {
+        let sizes = vec![sample_size; nsamples];
+        match codec::zstd::train(samples, &sizes, dict_maxsize) {
+            Some(d) => d,
+            None => return Ok(None),
+        }
+    } else {
+        samples[..need.min(dict_maxsize)].to_vec()
+    };
+    let zstd = if job.params.compcode == codec::ZSTD {
+        match codec::zstd::cdict(&bytes) {
+            Some(c) => Some(c),
+            None => return Err(Error::CodecDict),
+        }
+    } else {
+        None
+    };
+    Ok(Some(CompressDict { bytes, zstd }))
+}

@@ -1,0 +1,448 @@
+//! Chunk decompression and getitem.
+
+use super::params::DParams;
+use super::pipeline::{self, BackwardInfo, Scratch};
+use crate::codec::{self, CallInfo, DecompressDict};
+use crate::error::{Error, Result};
+use crate::format::header::*;
+use std::cell::RefCell;
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// A chunk whose header and tables have been checked against its bytes.
+pub(crate) struct Parsed<'a> {
+    pub h: ChunkHeader,
+    /// The chunk, cut to `cbytes`.
+    pub src: &'a [u8],
+    pub overhead: usize,
+    pub typesize: usize,
+    pub blocksize: usize,
+    pub nblocks: usize,
+    pub leftover: usize,
+    pub special: Special,
+    pub memcpyed: bool,
+    pub dict: Option<DecompressDict<'a>>,
+}
+
+impl Parsed<'_> {
+    pub fn block_size(&self, j: usize) -> (usize, bool) {
+        if j + 1 == self.nblocks && self.leftover > 0 {
+            (self.leftover, true)
+        } else {
+            (self.blocksize, false)
+        }
+    }
+    fn bstart(&self, j: usize) -> usize {
+        let at = self.overhead + 4 * j;
+        i32::from_le_bytes(self.src[at..at + 4].try_into().unwrap_or([0; 4])) as usize
+    }
+}
+
+/// Parse and check a regular (not VL-block) chunk.
+pub(crate) fn parse(src: &[u8]) -> Result<Parsed<'_>> {
+    let h = ChunkHeader::parse(src)?;
+    if h.lazy() {
+        // Lazy chunks only make sense inside a frame on disk.
+        return Err(Error::InvalidParam);
+    }
+    let cbytes = h.cbytes as usize;
+    if cbytes > src.len() {
+        return Err(Error::InvalidHeader);
+    }
+    let src = &src[..cbytes];
+    let overhead = h.overhead();
+    let special = h.special().ok_or(Error::Data)?;
+    let memcpyed = h.memcpyed();
+    let nbytes = h.nbytes as usize;
+    if memcpyed && special == Special::None && cbytes != nbytes + overhead {
+        return Err(Error::Data);
+    }
+    let blocksize = h.blocksize as usize;
+    let nblocks = if nbytes == 0 { 0 } else { nbytes.div_ceil(blocksize) };
+    let leftover = nbytes % blocksize;
+    let mut p = Parsed {
+        h,
+        src,
+        overhead,
+        typesize: h.typesize as usize,
+        blocksize,
+        nblocks,
+        leftover,
+        special,
+        memcpyed,
+        dict: None,
+    };
+    if special != Special::None || memcpyed || nbytes == 0 {
+        return Ok(p);
+    }
+    let bstarts_end = overhead
+        .checked_add(nblocks.checked_mul(4).ok_or(Error::InvalidHeader)?)
+        .ok_or(Error::InvalidHeader)?;
+    if bstarts_end > src.len() {
+        return Err(Error::ReadBuffer);
+    }
+    if h.use_dict() {
+        if src.len() < bstarts_end + 4 {
+            return Err(Error::ReadBuffer);
+        }
+        let dsize = i32::from_le_bytes(src[bstarts_end..bstarts_end + 4].try_into().unwrap_or([0; 4]));
+        if dsize <= 0 || dsize > MAX_DICT_SIZE {
+            return Err(Error::CodecDict);
+        }
+        let dsize = dsize as usize;
+        if src.len() < bstarts_end + 4 + dsize {
+            return Err(Error::ReadBuffer);
+        }
+        let bytes = &src[bstarts_end + 4..bstarts_end + 4 + dsize];
+        let zstd = if h.compformat() == codec::FORMAT_ZSTD {
+            Some(codec::zstd::ddict(bytes).ok_or(Error::CodecDict)?)
+        } else {
+            None
+        };
+        p.dict = Some(DecompressDict { bytes, zstd });
+    }
+    for j in 0..nblocks {
+        let b = p.bstart(j);
+        if b == 0 || b >= src.len() || (b as i32) < 0 {
+            return Err(Error::Data);
+        }
+    }
+    Ok(p)
+}
+
+fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
+    match p.special {
+        Special::Zero => out.fill(0),
+        Special::Uninit => {}
+        Special::Nan => match p.typesize {
+            4 => {
+                if out.len() % 4 != 0 {
+                    return Err(Error::Data);
+                }
+                for c in out.chunks_exact_mut(4) {
+                    c.copy_from_slice(&f32::NAN.to_le_bytes());
+                }
+            }
+            8 => {
+                if out.len() % 8 != 0 {
+                    return Err(Error::Data);
+                }
+                for c in out.chunks_exact_mut(8) {
+                    c.copy_from_slice(&f64::NAN.to_le_bytes());
+                }
+            }
+            _ => return Err(Error::Data),
+        },
+        Special::Value => {
+            let ts = p.src.len() - p.overhead;
+            let val = &p.src[p.overhead..];
+            if ts == 0 || out.len() % ts != 0 {
+                return Err(Error::Data);
+            }
+            for c in out.chunks_exact_mut(ts) {
+                c.copy_from_slice(val);
+            }
+        }
+        Special::None => {}
+    }
+    Ok(())
+}
+
+fn call_info(p: &Parsed, dparams: &DParams) -> CallInfo {
+    CallInfo {
+        meta: p.h.compcode_meta,
+        compcode: p.h.udcompcode,
+        typesize: dparams.typesize,
+        clevel: 0,
+        blocksize: p.blocksize as i32,
+        nthreads: dparams.nthreads,
+        schunk: dparams.schunk,
+        ..Default::default()
+    }
+}
+
+/// Decode block `j` into `out` (exactly the block's size).
+fn decode_block(
+    p: &Parsed,
+    dparams: &DParams,
+    j: usize,
+    out: &mut [u8],
+    dref: Option<&[u8]>,
+    scratch: &mut Scratch,
+    tid: i32,
+) -> Result<()> {
+    let (bsize, leftover_block) = p.block_size(j);
+    debug_assert_eq!(out.len(), bsize);
+    let offset = j * p.blocksize;
+    if p.special != Special::None || p.memcpyed {
+        let data: &[u8] = if p.special != Special::None {
+            scratch.ensure(bsize);
+            fill_special(p, &mut scratch.a[..bsize])?;
+            &scratch.a[..bsize]
+        } else {
+            let at = p.overhead + offset;
+            if p.src.len() < at + bsize {
+                return Err(Error::ReadBuffer);
+            }
+            &p.src[at..at + bsize]
+        };
+        if let Some(pf) = dparams.postfilter.as_deref() {
+            let mut tmp = Vec::new();
+            let rc = pf.apply(super::params::PostfilterArgs {
+                input: data,
+                output: out,
+                typesize: p.typesize as i32,
+                offset: offset as i32,
+                nblock: j as i32,
+                nchunk: dparams.nchunk,
+                tid,
+                scratch: &mut tmp,
+            });
+            if rc != 0 {
+                return Err(Error::Postfilter);
+            }
+        } else if p.special == Special::Uninit {
+            // Nothing to write: the values are undefined.
+        } else {
+            out.copy_from_slice(data);
+        }
+        return Ok(());
+    }
+    let (filters, filters_meta) = p.h.pipeline();
+    let nstreams = if !p.h.dont_split() && !leftover_block { p.typesize } else { 1 };
+    let neblock = bsize / nstreams.max(1);
+    if neblock == 0 {
+        return Err(Error::WriteBuffer);
+    }
+    if neblock * nstreams != bsize {
+        // The reference writes such chunks but cannot restore the tail bytes.
+        return Err(Error::Data);
+    }
+    let in_tmp = pipeline::backward_needs_tmp(&filters) || dparams.postfilter.is_some();
+    scratch.ensure(bsize);
+    let Scratch { a, b, .. } = scratch;
+    let compformat = p.h.compformat();
+    let info = call_info(p, dparams);
+    {
+        let target: &mut [u8] = if in_tmp { &mut a[..bsize] } else { &mut out[..] };
+        let mut src = &p.src[p.bstart(j)..];
+        for s in 0..nstreams {
+            if src.len() < 4 {
+                return Err(Error::ReadBuffer);
+            }
+            let csize = i32::from_le_bytes(src[..4].try_into().unwrap_or([0; 4]));
+            src = &src[4..];
+            let dst = &mut target[s * neblock..(s + 1) * neblock];
+            if csize == 0 {
+                dst.fill(0);
+            } else if csize < 0 {
+                let Some((&token, rest)) = src.split_first() else {
+                    return Err(Error::ReadBuffer);
+                };
+                src = rest;
+                if token & 1 == 0 || csize < -255 {
+                    return Err(Error::RunLength);
+                }
+                dst.fill((-csize) as u8);
+            } else {
+                let cs = csize as usize;
+                if src.len() < cs {
+                    return Err(Error::ReadBuffer);
+                }
+                if cs == neblock {
+                    dst.copy_from_slice(&src[..cs]);
+                } else {
+                    codec::decompress_stream(
+                        compformat,
+                        p.h.udcompcode,
+                        &src[..cs],
+                        dst,
+                        p.dict.as_ref(),
+                        &info,
+                        p.src,
+                    )?;
+                }
+                src = &src[cs..];
+            }
+        }
+    }
+    if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && dparams.postfilter.is_none() {
+        return Ok(());
+    }
+    let bi = BackwardInfo {
+        filters,
+        filters_meta,
+        typesize: p.typesize,
+        version: p.h.version,
+        info,
+        postfilter: dparams.postfilter.as_deref(),
+        nchunk: dparams.nchunk,
+    };
+    pipeline::backward(&bi, !in_tmp, out, &mut a[..], &mut b[..], dref, offset, j, tid)
+}
+
+fn has_delta(p: &Parsed) -> bool {
+    p.special == Special::None && !p.memcpyed && p.h.pipeline().0.contains(&DELTA)
+}
+
+/// Decompress a chunk into `dest`; returns the number of bytes written.
+/// `maskout[j] == true` skips block `j`.
+pub fn decompress(dparams: &DParams, src: &[u8], dest: &mut [u8], maskout: Option<&[bool]>) -> Result<usize> {
+    let h = ChunkHeader::parse(src)?;
+    if h.vlblocks() {
+        return super::vlblocks::decompress_all(dparams, src, dest);
+    }
+    if h.nbytes as usize > dest.len() {
+        return Err(Error::WriteBuffer);
+    }
+    let p = parse(src)?;
+    let nbytes = p.h.nbytes as usize;
+    if let Some(m) = maskout {
+        if m.len() != p.nblocks {
+            return Err(Error::Data);
+        }
+    }
+    if nbytes == 0 {
+        return Ok(0);
+    }
+    let dest = &mut dest[..nbytes];
+    if p.special != Special::None && dparams.postfilter.is_none() && maskout.is_none() {
+        fill_special(&p, dest)?;
+        return Ok(nbytes);
+    }
+    if p.memcpyed && dparams.postfilter.is_none() && maskout.is_none() {
+        dest.copy_from_slice(&p.src[p.overhead..p.overhead + nbytes]);
+        return Ok(nbytes);
+    }
+    let skip = |j: usize| maskout.is_some_and(|m| m[j]);
+    let nthreads = dparams.nthreads.max(1) as usize;
+    let delta = has_delta(&p);
+    let (first, rest) = dest.split_at_mut(p.blocksize.min(nbytes));
+    // Block 0 goes first: with delta, every other block refers to it.
+    SCRATCH.with(|sc| -> Result<()> {
+        let mut sc = sc.borrow_mut();
+        if !skip(0) || delta {
+            decode_block(&p, dparams, 0, first, None, &mut sc, 0)?;
+        }
+        if nthreads <= 1 || p.nblocks <= 2 {
+            for (i, blk) in rest.chunks_mut(p.blocksize).enumerate() {
+                let j = i + 1;
+                if !skip(j) {
+                    decode_block(&p, dparams, j, blk, Some(first), &mut sc, 0)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if nthreads > 1 && p.nblocks > 2 {
+        let pool = crate::pool::get(nthreads).ok_or(Error::ThreadCreate)?;
+        use rayon::prelude::*;
+        let first: &[u8] = first;
+        pool.install(|| {
+            rest.par_chunks_mut(p.blocksize)
+                .enumerate()
+                .try_for_each(|(i, blk)| {
+                    let j = i + 1;
+                    if skip(j) {
+                        return Ok(());
+                    }
+                    let tid = rayon::current_thread_index().unwrap_or(0) as i32;
+                    SCRATCH.with(|sc| {
+                        decode_block(&p, dparams, j, blk, Some(first), &mut sc.borrow_mut(), tid)
+                    })
+                })
+        })?;
+    }
+    Ok(nbytes)
+}
+
+/// Decode items `start..start+nitems` (in units of the header typesize) into `dest`.
+pub fn getitem(dparams: &DParams, src: &[u8], start: i64, nitems: i64, dest: &mut [u8]) -> Result<usize> {
+    let h = ChunkHeader::parse(src)?;
+    if h.vlblocks() {
+        return Err(Error::InvalidParam);
+    }
+    let p = parse(src)?;
+    getitem_bytes_parsed(dparams, &p, start, nitems, p.typesize as i64, dest)
+}
+
+/// Decode bytes `start*itemsize .. (start+nitems)*itemsize` into `dest`.
+pub(crate) fn getitem_bytes_parsed(
+    dparams: &DParams,
+    p: &Parsed,
+    start: i64,
+    nitems: i64,
+    itemsize: i64,
+    dest: &mut [u8],
+) -> Result<usize> {
+    if nitems == 0 {
+        return Ok(0);
+    }
+    if nitems < 0 {
+        return Err(Error::InvalidParam);
+    }
+    let nbytes_req = nitems.checked_mul(itemsize).ok_or(Error::WriteBuffer)?;
+    if nbytes_req > i32::MAX as i64 || nbytes_req as usize > dest.len() {
+        return Err(Error::WriteBuffer);
+    }
+    let start_b = start.checked_mul(itemsize).ok_or(Error::InvalidParam)?;
+    let nbytes = p.h.nbytes as i64;
+    if start < 0 || start_b > nbytes {
+        return Err(Error::InvalidParam);
+    }
+    let stop_b = start_b + nbytes_req;
+    if stop_b > nbytes {
+        return Err(Error::InvalidParam);
+    }
+    let (start_b, stop_b) = (start_b as usize, stop_b as usize);
+    let dest = &mut dest[..stop_b - start_b];
+    if p.special != Special::None && dparams.postfilter.is_none() {
+        if p.special == Special::Value {
+            let ts = p.src.len() - p.overhead;
+            if ts == 0 || start_b % ts != 0 || dest.len() % ts != 0 {
+                // Values straddling items: fill via a full pattern shift.
+                for (i, d) in dest.iter_mut().enumerate() {
+                    *d = p.src[p.overhead + (start_b + i) % ts];
+                }
+                return Ok(dest.len());
+            }
+        }
+        fill_special(p, dest)?;
+        return Ok(dest.len());
+    }
+    if p.memcpyed && dparams.postfilter.is_none() {
+        let at = p.overhead + start_b;
+        dest.copy_from_slice(&p.src[at..at + dest.len()]);
+        return Ok(dest.len());
+    }
+    let delta = has_delta(p);
+    SCRATCH.with(|sc| -> Result<usize> {
+        let mut sc = sc.borrow_mut();
+        let mut block = vec![0u8; p.blocksize];
+        let mut block0 = Vec::new();
+        if delta {
+            block0 = vec![0u8; p.block_size(0).0];
+            decode_block(p, dparams, 0, &mut block0, None, &mut sc, 0)?;
+        }
+        let first_j = start_b / p.blocksize;
+        let last_j = (stop_b - 1) / p.blocksize;
+        let mut written = 0;
+        for j in first_j..=last_j {
+            let (bsize, _) = p.block_size(j);
+            let bstart = j * p.blocksize;
+            let blk: &[u8] = if delta && j == 0 {
+                &block0
+            } else {
+                decode_block(p, dparams, j, &mut block[..bsize], if delta { Some(&block0) } else { None }, &mut sc, 0)?;
+                &block[..bsize]
+            };
+            let lo = start_b.max(bstart) - bstart;
+            let hi = stop_b.min(bstart + bsize) - bstart;
+            dest[written..written + hi - lo].copy_from_slice(&blk[lo..hi]);
+            written += hi - lo;
+        }
+        Ok(written)
+    })
+}

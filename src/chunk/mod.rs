@@ -1,0 +1,98 @@
+//! One chunk: compress, decompress and getitem with typed parameters.
+//!
+//! ```
+//! use blosc2::chunk::{compress, decompress, CParams, DParams};
+//! let data: Vec<u8> = (0..10_000u32).flat_map(|i| i.to_le_bytes()).collect();
+//! let params = CParams { typesize: 4, ..CParams::default() };
+//! let chunk = compress(&params, &data).unwrap();
+//! assert!(chunk.len() < data.len());
+//! let back = decompress(&DParams::default(), &chunk).unwrap();
+//! assert_eq!(back, data);
+//! ```
+
+pub mod blocksize;
+mod compress;
+mod decompress;
+pub mod params;
+pub mod pipeline;
+pub mod special;
+pub mod user_filter;
+pub mod vlblocks;
+
+pub use params::{CParams, DParams, Postfilter, PostfilterArgs, Prefilter, PrefilterArgs, SplitMode};
+
+use crate::error::{Error, Result};
+use crate::format::header::{ChunkHeader, EXTENDED_HEADER_LENGTH, MIN_HEADER_LENGTH};
+
+/// Compress into a caller-provided buffer; returns the chunk size or 0 when the
+/// result does not fit in `dest`.
+pub fn compress_into(params: &CParams, src: &[u8], dest: &mut [u8]) -> Result<usize> {
+    compress::compress(params, src, dest, false)
+}
+
+/// Like [`compress_into`], writing the 16-byte header of Blosc1-era chunks.
+pub fn compress_into_blosc1(params: &CParams, src: &[u8], dest: &mut [u8]) -> Result<usize> {
+    compress::compress(params, src, dest, true)
+}
+
+/// Compress `src` into a new chunk (never fails for lack of room).
+pub fn compress(params: &CParams, src: &[u8]) -> Result<Vec<u8>> {
+    let mut dest = vec![0u8; src.len() + EXTENDED_HEADER_LENGTH];
+    let n = compress_into(params, src, &mut dest)?;
+    if n == 0 {
+        return Err(Error::WriteBuffer);
+    }
+    dest.truncate(n);
+    Ok(dest)
+}
+
+/// Decompress into a caller-provided buffer; returns the number of bytes written.
+pub fn decompress_into(dparams: &DParams, src: &[u8], dest: &mut [u8]) -> Result<usize> {
+    decompress::decompress(dparams, src, dest, None)
+}
+
+/// Decompress, skipping the blocks whose `maskout` entry is true.
+pub fn decompress_masked(dparams: &DParams, src: &[u8], dest: &mut [u8], maskout: &[bool]) -> Result<usize> {
+    decompress::decompress(dparams, src, dest, Some(maskout))
+}
+
+/// Decompress into a new buffer.
+pub fn decompress(dparams: &DParams, src: &[u8]) -> Result<Vec<u8>> {
+    let (nbytes, _, _) = sizes(src)?;
+    let mut dest = vec![0u8; nbytes];
+    let n = decompress_into(dparams, src, &mut dest)?;
+    dest.truncate(n);
+    Ok(dest)
+}
+
+/// Decode `nitems` items starting at item `start` into `dest`.
+pub fn getitem(dparams: &DParams, src: &[u8], start: i64, nitems: i64, dest: &mut [u8]) -> Result<usize> {
+    decompress::getitem(dparams, src, start, nitems, dest)
+}
+
+/// Decode `nbytes` bytes starting at byte `start`.
+pub fn getitem_bytes(dparams: &DParams, src: &[u8], start: i64, nbytes: i64, dest: &mut [u8]) -> Result<usize> {
+    let h = ChunkHeader::parse(src)?;
+    if h.vlblocks() {
+        return Err(Error::InvalidParam);
+    }
+    let p = decompress::parse(src)?;
+    decompress::getitem_bytes_parsed(dparams, &p, start, nbytes, 1, dest)
+}
+
+/// `(nbytes, cbytes, blocksize)` from the first 16 bytes of a chunk.
+pub fn sizes(src: &[u8]) -> Result<(usize, usize, usize)> {
+    let h = ChunkHeader::parse_min(src)?;
+    Ok((h.nbytes as usize, h.cbytes as usize, h.blocksize as usize))
+}
+
+/// Parse a chunk header (16 or 32 bytes).
+pub fn header(src: &[u8]) -> Result<ChunkHeader> {
+    if src.len() < MIN_HEADER_LENGTH {
+        return Err(Error::ReadBuffer);
+    }
+    ChunkHeader::parse(src)
+}
+
+#[cfg(test)]
+mod tests;

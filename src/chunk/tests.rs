@@ -1,0 +1,99 @@
+use super::*;
+use crate::codec;
+use crate::format::header::*;
+
+fn sample(n: usize) -> Vec<u8> {
+    (0..n / 4)
+        .flat_map(|i| ((i as u32) / 3).to_le_bytes())
+        .chain(std::iter::repeat(7u8).take(n % 4))
+        .collect()
+}
+
+#[test]
+fn round_trip_codecs_and_filters() {
+    for &codec_id in &[codec::BLOSCLZ, codec::LZ4, codec::LZ4HC, codec::ZLIB, codec::ZSTD] {
+        for &filt in &[NOFILTER, SHUFFLE, BITSHUFFLE] {
+            for &n in &[0usize, 1, 31, 32, 100, 4096, 100_003, 1 << 20] {
+                for &clevel in &[0u8, 1, 5, 9] {
+                    let data = sample(n);
+                    let params = CParams {
+                        compcode: codec_id,
+                        clevel,
+                        typesize: 4,
+                        filters: [0, 0, 0, 0, 0, filt],
+                        ..CParams::default()
+                    };
+                    let c = compress(&params, &data).unwrap();
+                    let d = decompress(&DParams::default(), &c).unwrap();
+                    assert!(d == data, "codec {codec_id} filter {filt} n {n} clevel {clevel}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn delta_and_threads() {
+    let data = sample(1 << 20);
+    for nthreads in [1i16, 2, 4] {
+        let params = CParams {
+            typesize: 4,
+            nthreads,
+            filters: [0, 0, 0, 0, DELTA, SHUFFLE],
+            ..CParams::default()
+        };
+        let c = compress(&params, &data).unwrap();
+        let dp = DParams { nthreads, ..DParams::default() };
+        assert!(decompress(&dp, &c).unwrap() == data, "nthreads {nthreads}");
+    }
+}
+
+#[test]
+fn zero_chunk_is_special() {
+    let data = vec![0u8; 100_000];
+    let c = compress(&CParams::default(), &data).unwrap();
+    assert_eq!(c.len(), 32);
+    assert!(decompress(&DParams::default(), &c).unwrap() == data);
+}
+
+#[test]
+fn getitem_matches_slices() {
+    let data = sample(300_000);
+    let params = CParams { typesize: 4, blocksize: 16384, ..CParams::default() };
+    let c = compress(&params, &data).unwrap();
+    let mut out = vec![0u8; 4 * 1000];
+    for start in [0i64, 1, 4095, 4096, 70_000] {
+        let n = getitem(&DParams::default(), &c, start, 1000, &mut out).unwrap();
+        assert_eq!(n, 4000);
+        assert!(out[..] == data[start as usize * 4..start as usize * 4 + 4000]);
+    }
+}
+
+#[test]
+fn blocksize_bigger_than_buffer_round_trips() {
+    // The reference writes a header it cannot decode for this case.
+    let data = sample(65549);
+    for codec_id in [codec::LZ4, codec::BLOSCLZ] {
+        let params = CParams {
+            compcode: codec_id,
+            typesize: 8,
+            blocksize: 131072,
+            splitmode: SplitMode::Never,
+            ..CParams::default()
+        };
+        let c = compress(&params, &data).unwrap();
+        assert!(decompress(&DParams::default(), &c).unwrap() == data);
+    }
+}
+
+#[test]
+fn dicts_round_trip() {
+    let data: Vec<u8> = (0..400_000u32).flat_map(|i| (i % 1000).to_le_bytes()).collect();
+    for codec_id in [codec::ZSTD, codec::LZ4, codec::LZ4HC] {
+        let params = CParams { compcode: codec_id, use_dict: true, typesize: 4, ..CParams::default() };
+        let c = compress(&params, &data).unwrap();
+        let h = header(&c).unwrap();
+        assert!(h.use_dict(), "codec {codec_id}");
+        assert!(decompress(&DParams::default(), &c).unwrap() == data);
+    }
+}

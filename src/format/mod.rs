@@ -1,0 +1,3 @@
+//! Byte layouts with no I/O.
+
+pub mod header;

@@ -1,0 +1,13 @@
+//! libblosc2-rs: the Blosc2 meta-compressor in Rust, with the C ABI of c-blosc2 3.3.
+//!
+//! The safe Rust API lives in [`chunk`] (compress, decompress and getitem on one
+//! chunk); the C layer in `ffi` wraps it.
+
+pub mod chunk;
+pub mod codec;
+pub mod error;
+pub mod filter;
+pub mod format;
+pub mod pool;
+
+pub use error::{Error, Result};

@@ -1,0 +1,52 @@
+//! Persistent worker pools, one per thread count, created on first use and shared
+//! by every context that asks for that many threads.
+
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+type PoolMap = (u32, HashMap<usize, Arc<rayon::ThreadPool>>);
+
+/// The pools and the process id that created them: a forked child sees another
+/// pid, forgets the parent's pools (their threads do not exist in the child) and
+/// builds fresh ones instead of waiting forever on dead workers.
+static POOLS: Lazy<Mutex<PoolMap>> =
+    Lazy::new(|| Mutex::new((std::process::id(), HashMap::new())));
+
+fn current(pools: &mut PoolMap) -> &mut HashMap<usize, Arc<rayon::ThreadPool>> {
+    let pid = std::process::id();
+    if pools.0 != pid {
+        let old = std::mem::take(&mut pools.1);
+        std::mem::forget(old);
+        pools.0 = pid;
+    }
+    &mut pools.1
+}
+
+/// The shared pool for `nthreads` workers (None when a pool cannot be built).
+pub fn get(nthreads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    let mut guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    let pools = current(&mut guard);
+    if let Some(p) = pools.get(&nthreads) {
+        return Some(p.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(nthreads)
+        .thread_name(|i| format!("blosc2-worker-{i}"))
+        .build()
+        .ok()?;
+    let pool = Arc::new(pool);
+    pools.insert(nthreads, pool.clone());
+    Some(pool)
+}
+
+/// Drop every pool (workers exit once idle); used by `blosc2_destroy` and after fork.
+pub fn clear() {
+    let mut guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    current(&mut guard).clear();
+}
+
+/// Number of pools alive (for tests).
+pub fn count() -> usize {
+    POOLS.lock().map(|p| p.1.len()).unwrap_or(0)
+}
