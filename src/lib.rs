@@ -6,6 +6,7 @@
 pub mod chunk;
 pub mod codec;
 pub mod error;
+pub mod ffi;
 pub mod filter;
 pub mod format;
 pub mod pool;

@@ -10,8 +10,7 @@ type PoolMap = (u32, HashMap<usize, Arc<rayon::ThreadPool>>);
 /// The pools and the process id that created them: a forked child sees another
 /// pid, forgets the parent's pools (their threads do not exist in the child) and
 /// builds fresh ones instead of waiting forever on dead workers.
-static POOLS: Lazy<Mutex<PoolMap>> =
-    Lazy::new(|| Mutex::new((std::process::id(), HashMap::new())));
+static POOLS: Lazy<Mutex<PoolMap>> = Lazy::new(|| Mutex::new((std::process::id(), HashMap::new())));
 
 fn current(pools: &mut PoolMap) -> &mut HashMap<usize, Arc<rayon::ThreadPool>> {
     let pid = std::process::id();

@@ -50,7 +50,14 @@ pub fn compute_blocksize(
         return 1;
     }
     let mut blocksize = nbytes;
-    let split = split_block(splitmode, compcode, clevel, filter_flags, typesize, blocksize);
+    let split = split_block(
+        splitmode,
+        compcode,
+        clevel,
+        filter_flags,
+        typesize,
+        blocksize,
+    );
     if user_blocksize != 0 {
         blocksize = user_blocksize;
     } else {
@@ -110,6 +117,9 @@ mod tests {
         assert_eq!(b, 1 << 20);
         // tiny buffers
         assert_eq!(compute_blocksize(LZ4, 5, 8, 4, 0, SplitMode::Auto, 1), 1);
-        assert_eq!(compute_blocksize(LZ4, 5, 8, 100, 0, SplitMode::Never, 1), 96);
+        assert_eq!(
+            compute_blocksize(LZ4, 5, 8, 100, 0, SplitMode::Never, 1),
+            96
+        );
     }
 }

@@ -52,13 +52,28 @@ fn is_run(s: &[u8]) -> bool {
 }
 
 /// Compress block `j` into `out`. `Ok(None)` means it does not fit.
-fn compress_block(job: &Job, j: usize, out: &mut [u8], scratch: &mut Scratch, tid: i32) -> Result<Option<usize>> {
+fn compress_block(
+    job: &Job,
+    j: usize,
+    out: &mut [u8],
+    scratch: &mut Scratch,
+    tid: i32,
+) -> Result<Option<usize>> {
     let (bsize, leftover_block) = job.block_size(j);
     let offset = j * job.blocksize;
     let filtered: &[u8] = if pipeline::forward_is_noop(job.params) {
         &job.src[offset..offset + bsize]
     } else {
-        pipeline::forward(job.params, job.typesize, job.blocksize, job.src, offset, bsize, scratch, tid)?
+        pipeline::forward(
+            job.params,
+            job.typesize,
+            job.blocksize,
+            job.src,
+            offset,
+            bsize,
+            scratch,
+            tid,
+        )?
     };
     if job.training {
         if out.len() < bsize {
@@ -67,7 +82,11 @@ fn compress_block(job: &Job, j: usize, out: &mut [u8], scratch: &mut Scratch, ti
         out[..bsize].copy_from_slice(filtered);
         return Ok(Some(bsize));
     }
-    let nstreams = if job.split && !leftover_block { job.typesize } else { 1 };
+    let nstreams = if job.split && !leftover_block {
+        job.typesize
+    } else {
+        1
+    };
     let neblock = bsize / nstreams;
     let info = job.params.call_info(job.params.compcode_meta);
     let mut pos = 0usize;
@@ -118,7 +137,12 @@ fn compress_block(job: &Job, j: usize, out: &mut [u8], scratch: &mut Scratch, ti
 
 /// Compress all blocks after `start` (where the bstarts table begins) in `dest`.
 /// Returns the total size, or None when the data does not fit.
-fn compress_blocks(job: &Job, dest: &mut [u8], bstarts_at: usize, start: usize) -> Result<Option<usize>> {
+fn compress_blocks(
+    job: &Job,
+    dest: &mut [u8],
+    bstarts_at: usize,
+    start: usize,
+) -> Result<Option<usize>> {
     let nthreads = job.params.nthreads.max(1) as usize;
     if nthreads > 1 && job.nblocks > 1 {
         if let Some(pool) = crate::pool::get(nthreads) {
@@ -144,6 +168,9 @@ fn compress_blocks(job: &Job, dest: &mut [u8], bstarts_at: usize, start: usize) 
     })
 }
 
+/// One worker group's output: its compressed blocks back to back and their sizes.
+type GroupResult = Result<Option<(Vec<u8>, Vec<usize>)>>;
+
 fn compress_blocks_parallel(
     job: &Job,
     dest: &mut [u8],
@@ -160,7 +187,7 @@ fn compress_blocks_parallel(
         .filter(|(a, b)| a < b)
         .collect();
     let room = dest.len().saturating_sub(start);
-    let results: Vec<Result<Option<(Vec<u8>, Vec<usize>)>>> = pool.install(|| {
+    let results: Vec<GroupResult> = pool.install(|| {
         groups
             .par_iter()
             .map(|&(first, last)| {
@@ -250,7 +277,12 @@ pub(crate) fn validate(params: &CParams, srcsize: usize, destsize: usize) -> Res
 /// Compress `src` into `dest` as one chunk. Returns the chunk size, or 0 when
 /// the data does not fit in `dest` (then `dest` holds nothing useful).
 /// `blosc1_header` writes the 16-byte header of Blosc1-era chunks.
-pub fn compress(params: &CParams, src: &[u8], dest: &mut [u8], blosc1_header: bool) -> Result<usize> {
+pub fn compress(
+    params: &CParams,
+    src: &[u8],
+    dest: &mut [u8],
+    blosc1_header: bool,
+) -> Result<usize> {
     validate(params, src.len(), dest.len())?;
     let srcsize = src.len();
     let mut typesize = params.typesize;
@@ -269,25 +301,42 @@ pub fn compress(params: &CParams, src: &[u8], dest: &mut [u8], blosc1_header: bo
         filter_flags,
     )
     .max(1) as usize;
-    let nblocks = if srcsize == 0 { 0 } else { srcsize.div_ceil(blocksize) };
+    let nblocks = if srcsize == 0 {
+        0
+    } else {
+        srcsize.div_ceil(blocksize)
+    };
     let leftover = srcsize % blocksize;
     let extended = !blosc1_header;
-    let overhead = if extended { EXTENDED_HEADER_LENGTH } else { MIN_HEADER_LENGTH };
+    let overhead = if extended {
+        EXTENDED_HEADER_LENGTH
+    } else {
+        MIN_HEADER_LENGTH
+    };
     let use_dict = params.use_dict && clevel > 0 && extended;
 
     let mut memcpyed = clevel == 0 || srcsize < MIN_BUFFERSIZE as usize;
     if !memcpyed && overhead + 4 * nblocks > dest.len() {
         memcpyed = true;
     }
-    let mut flags: u8 = if extended { FLAG_DOSHUFFLE | FLAG_DOBITSHUFFLE } else { 0 };
+    let mut flags: u8 = if extended {
+        FLAG_DOSHUFFLE | FLAG_DOBITSHUFFLE
+    } else {
+        0
+    };
     let mut split = false;
     if !memcpyed {
         flags |= filter_flags;
         // Split only where every full block divides into typesize equal streams:
         // the reference splits some layouts it then cannot decode.
-        split = split_block(params.splitmode, params.compcode, clevel, filter_flags, typesize, blocksize as i32)
-            && typesize > 1
-            && blocksize % typesize as usize == 0;
+        split = split_block(
+            params.splitmode,
+            params.compcode,
+            clevel,
+            filter_flags,
+            typesize,
+            blocksize as i32,
+        ) && blocksize % typesize as usize == 0;
         if !split {
             flags |= FLAG_DONT_SPLIT;
         }
@@ -389,7 +438,16 @@ fn copy_memcpyed(job: &Job, body: &mut [u8]) -> Result<()> {
         for j in 0..job.nblocks {
             let (bsize, _) = job.block_size(j);
             let off = j * job.blocksize;
-            let out = pipeline::forward(&p, job.typesize, job.blocksize, job.src, off, bsize, &mut sc, 0)?;
+            let out = pipeline::forward(
+                &p,
+                job.typesize,
+                job.blocksize,
+                job.src,
+                off,
+                bsize,
+                &mut sc,
+                0,
+            )?;
             body[off..off + bsize].copy_from_slice(&out[..bsize]);
         }
         Ok(())

@@ -60,7 +60,11 @@ pub(crate) fn parse(src: &[u8]) -> Result<Parsed<'_>> {
         return Err(Error::Data);
     }
     let blocksize = h.blocksize as usize;
-    let nblocks = if nbytes == 0 { 0 } else { nbytes.div_ceil(blocksize) };
+    let nblocks = if nbytes == 0 {
+        0
+    } else {
+        nbytes.div_ceil(blocksize)
+    };
     let leftover = nbytes % blocksize;
     let mut p = Parsed {
         h,
@@ -87,7 +91,11 @@ pub(crate) fn parse(src: &[u8]) -> Result<Parsed<'_>> {
         if src.len() < bstarts_end + 4 {
             return Err(Error::ReadBuffer);
         }
-        let dsize = i32::from_le_bytes(src[bstarts_end..bstarts_end + 4].try_into().unwrap_or([0; 4]));
+        let dsize = i32::from_le_bytes(
+            src[bstarts_end..bstarts_end + 4]
+                .try_into()
+                .unwrap_or([0; 4]),
+        );
         if dsize <= 0 || dsize > MAX_DICT_SIZE {
             return Err(Error::CodecDict);
         }
@@ -211,7 +219,11 @@ fn decode_block(
         return Ok(());
     }
     let (filters, filters_meta) = p.h.pipeline();
-    let nstreams = if !p.h.dont_split() && !leftover_block { p.typesize } else { 1 };
+    let nstreams = if !p.h.dont_split() && !leftover_block {
+        p.typesize
+    } else {
+        1
+    };
     let neblock = bsize / nstreams.max(1);
     if neblock == 0 {
         return Err(Error::WriteBuffer);
@@ -226,7 +238,11 @@ fn decode_block(
     let compformat = p.h.compformat();
     let info = call_info(p, dparams);
     {
-        let target: &mut [u8] = if in_tmp { &mut a[..bsize] } else { &mut out[..] };
+        let target: &mut [u8] = if in_tmp {
+            &mut a[..bsize]
+        } else {
+            &mut out[..]
+        };
         let mut src = &p.src[p.bstart(j)..];
         for s in 0..nstreams {
             if src.len() < 4 {
@@ -280,7 +296,17 @@ fn decode_block(
         postfilter: dparams.postfilter.as_deref(),
         nchunk: dparams.nchunk,
     };
-    pipeline::backward(&bi, !in_tmp, out, &mut a[..], &mut b[..], dref, offset, j, tid)
+    pipeline::backward(
+        &bi,
+        !in_tmp,
+        out,
+        &mut a[..],
+        &mut b[..],
+        dref,
+        offset,
+        j,
+        tid,
+    )
 }
 
 fn has_delta(p: &Parsed) -> bool {
@@ -289,7 +315,12 @@ fn has_delta(p: &Parsed) -> bool {
 
 /// Decompress a chunk into `dest`; returns the number of bytes written.
 /// `maskout[j] == true` skips block `j`.
-pub fn decompress(dparams: &DParams, src: &[u8], dest: &mut [u8], maskout: Option<&[bool]>) -> Result<usize> {
+pub fn decompress(
+    dparams: &DParams,
+    src: &[u8],
+    dest: &mut [u8],
+    maskout: Option<&[bool]>,
+) -> Result<usize> {
     let h = ChunkHeader::parse(src)?;
     if h.vlblocks() {
         return super::vlblocks::decompress_all(dparams, src, dest);
@@ -359,7 +390,13 @@ pub fn decompress(dparams: &DParams, src: &[u8], dest: &mut [u8], maskout: Optio
 }
 
 /// Decode items `start..start+nitems` (in units of the header typesize) into `dest`.
-pub fn getitem(dparams: &DParams, src: &[u8], start: i64, nitems: i64, dest: &mut [u8]) -> Result<usize> {
+pub fn getitem(
+    dparams: &DParams,
+    src: &[u8],
+    start: i64,
+    nitems: i64,
+    dest: &mut [u8],
+) -> Result<usize> {
     let h = ChunkHeader::parse(src)?;
     if h.vlblocks() {
         return Err(Error::InvalidParam);
@@ -435,7 +472,15 @@ pub(crate) fn getitem_bytes_parsed(
             let blk: &[u8] = if delta && j == 0 {
                 &block0
             } else {
-                decode_block(p, dparams, j, &mut block[..bsize], if delta { Some(&block0) } else { None }, &mut sc, 0)?;
+                decode_block(
+                    p,
+                    dparams,
+                    j,
+                    &mut block[..bsize],
+                    if delta { Some(&block0) } else { None },
+                    &mut sc,
+                    0,
+                )?;
                 &block[..bsize]
             };
             let lo = start_b.max(bstart) - bstart;

@@ -11,7 +11,7 @@
 //! ```
 
 pub mod blocksize;
-mod compress;
+pub(crate) mod compress;
 mod decompress;
 pub mod params;
 pub mod pipeline;
@@ -19,7 +19,9 @@ pub mod special;
 pub mod user_filter;
 pub mod vlblocks;
 
-pub use params::{CParams, DParams, Postfilter, PostfilterArgs, Prefilter, PrefilterArgs, SplitMode};
+pub use params::{
+    CParams, DParams, Postfilter, PostfilterArgs, Prefilter, PrefilterArgs, SplitMode,
+};
 
 use crate::error::{Error, Result};
 use crate::format::header::{ChunkHeader, EXTENDED_HEADER_LENGTH, MIN_HEADER_LENGTH};
@@ -52,7 +54,12 @@ pub fn decompress_into(dparams: &DParams, src: &[u8], dest: &mut [u8]) -> Result
 }
 
 /// Decompress, skipping the blocks whose `maskout` entry is true.
-pub fn decompress_masked(dparams: &DParams, src: &[u8], dest: &mut [u8], maskout: &[bool]) -> Result<usize> {
+pub fn decompress_masked(
+    dparams: &DParams,
+    src: &[u8],
+    dest: &mut [u8],
+    maskout: &[bool],
+) -> Result<usize> {
     decompress::decompress(dparams, src, dest, Some(maskout))
 }
 
@@ -66,12 +73,24 @@ pub fn decompress(dparams: &DParams, src: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Decode `nitems` items starting at item `start` into `dest`.
-pub fn getitem(dparams: &DParams, src: &[u8], start: i64, nitems: i64, dest: &mut [u8]) -> Result<usize> {
+pub fn getitem(
+    dparams: &DParams,
+    src: &[u8],
+    start: i64,
+    nitems: i64,
+    dest: &mut [u8],
+) -> Result<usize> {
     decompress::getitem(dparams, src, start, nitems, dest)
 }
 
 /// Decode `nbytes` bytes starting at byte `start`.
-pub fn getitem_bytes(dparams: &DParams, src: &[u8], start: i64, nbytes: i64, dest: &mut [u8]) -> Result<usize> {
+pub fn getitem_bytes(
+    dparams: &DParams,
+    src: &[u8],
+    start: i64,
+    nbytes: i64,
+    dest: &mut [u8],
+) -> Result<usize> {
     let h = ChunkHeader::parse(src)?;
     if h.vlblocks() {
         return Err(Error::InvalidParam);

@@ -1,7 +1,7 @@
 //! The filter pipeline for one block, forward (compression) and backward
 //! (decompression).
 
-use super::params::{CParams, PostfilterArgs, Postfilter, PrefilterArgs};
+use super::params::{CParams, Postfilter, PostfilterArgs, PrefilterArgs};
 use super::user_filter;
 use crate::codec::CallInfo;
 use crate::error::{Error, Result};
@@ -43,21 +43,10 @@ pub fn forward_is_noop(params: &CParams) -> bool {
     params.prefilter.is_none() && params.filters.iter().all(|&f| f == NOFILTER)
 }
 
-/// Copy the bytes the reference's delta encoder leaves untouched (the tail after
-/// the last whole element), so that they survive decoding byte for byte.
-fn delta_tail_fix(typesize: usize, src: &[u8], dest: &mut [u8]) {
-    let width = match typesize {
-        1 | 2 | 4 | 8 => typesize,
-        t if t % 8 == 0 => 8,
-        _ => 1,
-    };
-    let whole = src.len() / width * width;
-    dest[whole..src.len()].copy_from_slice(&src[whole..]);
-}
-
 /// Run the forward pipeline on block `nblock` (bytes `offset..offset+bsize` of
 /// `chunk_src`). Returns the filtered block, which lives either in `chunk_src` or
 /// in one of the scratch buffers.
+#[allow(clippy::too_many_arguments)]
 pub fn forward<'s>(
     params: &CParams,
     typesize: usize,
@@ -133,7 +122,6 @@ pub fn forward<'s>(
                     let dref = &chunk_src[..bsize.min(chunk_src.len())];
                     filter::delta_encode(dref, offset, typesize, input, output);
                 }
-                delta_tail_fix(typesize, input, output);
             }
             TRUNC_PREC => filter::truncate_precision(meta as i8, typesize, input, output)
                 .map_err(|_| Error::FilterPipeline)?,
@@ -216,7 +204,7 @@ pub fn backward(
                 _ => &mut scratch_other[..bsize],
             };
             match dref {
-                None => delta_decode_first(ts, buf),
+                None => filter::delta_decode(&[], 0, ts, buf),
                 Some(r) => filter::delta_decode(&r[..bsize.min(r.len())], offset, ts, buf),
             }
             continue;
@@ -254,7 +242,11 @@ pub fn backward(
                 info.meta = meta;
                 let rc = uf.plugin.backward(input, output, &info, id);
                 if rc != 0 {
-                    return Err(if rc < 0 { Error::from_code(rc) } else { Error::FilterPipeline });
+                    return Err(if rc < 0 {
+                        Error::from_code(rc)
+                    } else {
+                        Error::FilterPipeline
+                    });
                 }
             }
         }
@@ -292,20 +284,4 @@ pub fn backward(
         None => out.copy_from_slice(result),
     }
     Ok(())
-}
-
-/// Undo delta on block 0 in place: each element was XORed with the previous one.
-fn delta_decode_first(typesize: usize, buf: &mut [u8]) {
-    let width = match typesize {
-        1 | 2 | 4 | 8 => typesize,
-        t if t % 8 == 0 => 8,
-        _ => 1,
-    };
-    let n = buf.len() / width;
-    for i in 1..n {
-        for k in 0..width {
-            let prev = buf[(i - 1) * width + k];
-            buf[i * width + k] ^= prev;
-        }
-    }
 }

@@ -7,11 +7,16 @@ use crate::codec;
 use crate::error::{Error, Result};
 use crate::format::header::*;
 
-fn special_header(params: &CParams, nbytes: i32, kind: Special, cbytes: usize) -> Result<ChunkHeader> {
+fn special_header(
+    params: &CParams,
+    nbytes: i32,
+    kind: Special,
+    cbytes: usize,
+) -> Result<ChunkHeader> {
     if params.typesize <= 0 || params.typesize > MAX_TYPESIZE {
         return Err(Error::InvalidParam);
     }
-    if nbytes < 0 || nbytes > MAX_BUFFERSIZE {
+    if !(0..=MAX_BUFFERSIZE).contains(&nbytes) {
         return Err(Error::MaxBufsizeExceeded);
     }
     let mut typesize = params.typesize;
@@ -41,7 +46,12 @@ fn special_header(params: &CParams, nbytes: i32, kind: Special, cbytes: usize) -
 }
 
 /// Write a chunk of `nbytes` zeros, NaNs or uninitialized bytes into `dest`.
-pub fn chunk_special(params: &CParams, nbytes: i32, kind: Special, dest: &mut [u8]) -> Result<usize> {
+pub fn chunk_special(
+    params: &CParams,
+    nbytes: i32,
+    kind: Special,
+    dest: &mut [u8],
+) -> Result<usize> {
     if dest.len() < EXTENDED_HEADER_LENGTH {
         return Err(Error::Data);
     }
@@ -79,7 +89,12 @@ pub fn chunk_special(params: &CParams, nbytes: i32, kind: Special, dest: &mut [u
 }
 
 /// Write a chunk where `value` (one item of typesize bytes) repeats.
-pub fn chunk_repeatval(params: &CParams, nbytes: i32, value: &[u8], dest: &mut [u8]) -> Result<usize> {
+pub fn chunk_repeatval(
+    params: &CParams,
+    nbytes: i32,
+    value: &[u8],
+    dest: &mut [u8],
+) -> Result<usize> {
     let ts = params.typesize;
     if ts <= 0 || value.len() < ts as usize {
         return Err(Error::InvalidParam);

@@ -11,7 +11,13 @@ fn sample(n: usize) -> Vec<u8> {
 
 #[test]
 fn round_trip_codecs_and_filters() {
-    for &codec_id in &[codec::BLOSCLZ, codec::LZ4, codec::LZ4HC, codec::ZLIB, codec::ZSTD] {
+    for &codec_id in &[
+        codec::BLOSCLZ,
+        codec::LZ4,
+        codec::LZ4HC,
+        codec::ZLIB,
+        codec::ZSTD,
+    ] {
         for &filt in &[NOFILTER, SHUFFLE, BITSHUFFLE] {
             for &n in &[0usize, 1, 31, 32, 100, 4096, 100_003, 1 << 20] {
                 for &clevel in &[0u8, 1, 5, 9] {
@@ -25,7 +31,10 @@ fn round_trip_codecs_and_filters() {
                     };
                     let c = compress(&params, &data).unwrap();
                     let d = decompress(&DParams::default(), &c).unwrap();
-                    assert!(d == data, "codec {codec_id} filter {filt} n {n} clevel {clevel}");
+                    assert!(
+                        d == data,
+                        "codec {codec_id} filter {filt} n {n} clevel {clevel}"
+                    );
                 }
             }
         }
@@ -43,7 +52,10 @@ fn delta_and_threads() {
             ..CParams::default()
         };
         let c = compress(&params, &data).unwrap();
-        let dp = DParams { nthreads, ..DParams::default() };
+        let dp = DParams {
+            nthreads,
+            ..DParams::default()
+        };
         assert!(decompress(&dp, &c).unwrap() == data, "nthreads {nthreads}");
     }
 }
@@ -59,7 +71,11 @@ fn zero_chunk_is_special() {
 #[test]
 fn getitem_matches_slices() {
     let data = sample(300_000);
-    let params = CParams { typesize: 4, blocksize: 16384, ..CParams::default() };
+    let params = CParams {
+        typesize: 4,
+        blocksize: 16384,
+        ..CParams::default()
+    };
     let c = compress(&params, &data).unwrap();
     let mut out = vec![0u8; 4 * 1000];
     for start in [0i64, 1, 4095, 4096, 70_000] {
@@ -88,9 +104,16 @@ fn blocksize_bigger_than_buffer_round_trips() {
 
 #[test]
 fn dicts_round_trip() {
-    let data: Vec<u8> = (0..400_000u32).flat_map(|i| (i % 1000).to_le_bytes()).collect();
+    let data: Vec<u8> = (0..400_000u32)
+        .flat_map(|i| (i % 1000).to_le_bytes())
+        .collect();
     for codec_id in [codec::ZSTD, codec::LZ4, codec::LZ4HC] {
-        let params = CParams { compcode: codec_id, use_dict: true, typesize: 4, ..CParams::default() };
+        let params = CParams {
+            compcode: codec_id,
+            use_dict: true,
+            typesize: 4,
+            ..CParams::default()
+        };
         let c = compress(&params, &data).unwrap();
         let h = header(&c).unwrap();
         assert!(h.use_dict(), "codec {codec_id}");

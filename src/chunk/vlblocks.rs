@@ -1,9 +1,403 @@
-//! VL-block chunks: blocks of different sizes, one source buffer each.
+//! VL-block chunks: each block comes from its own buffer and has its own size.
+//!
+//! Layout: the 32-byte header (version 6, flags2 bit 0 set, the blocksize field
+//! holding the number of blocks), `nblocks` int32 block starts, an optional
+//! dictionary (int32 size + bytes), then per block an int32 holding the block's
+//! uncompressed size followed by its single compressed stream. A block's
+//! compressed span runs to the next block start (or to cbytes).
 
-use super::params::DParams;
+use super::params::{CParams, DParams};
+use super::pipeline::{self, BackwardInfo, Scratch};
+use crate::codec::{self, CallInfo, CompressDict, DecompressDict};
 use crate::error::{Error, Result};
+use crate::format::header::*;
 
-/// Decompress every block of a VL-block chunk, back to back, into `dest`.
-pub fn decompress_all(_dparams: &DParams, _src: &[u8], _dest: &mut [u8]) -> Result<usize> {
-    Err(Error::InvalidParam)
+/// A parsed VL-block chunk.
+pub struct VlChunk<'a> {
+    h: ChunkHeader,
+    src: &'a [u8],
+    /// (bstart, nbytes, span) per block.
+    blocks: Vec<(usize, usize, usize)>,
+    dict: Option<DecompressDict<'a>>,
+}
+
+impl<'a> VlChunk<'a> {
+    /// Parse and check a VL-block chunk.
+    pub fn parse(src: &'a [u8]) -> Result<VlChunk<'a>> {
+        let h = ChunkHeader::parse(src)?;
+        if !h.vlblocks() {
+            return Err(Error::InvalidParam);
+        }
+        if h.lazy() {
+            return Err(Error::InvalidParam);
+        }
+        let cbytes = h.cbytes as usize;
+        if cbytes > src.len() {
+            return Err(Error::InvalidHeader);
+        }
+        let src = &src[..cbytes];
+        let nblocks = h.blocksize as usize;
+        let bstarts_end = EXTENDED_HEADER_LENGTH + 4 * nblocks;
+        if bstarts_end > src.len() {
+            return Err(Error::ReadBuffer);
+        }
+        let rd = |at: usize| i32::from_le_bytes(src[at..at + 4].try_into().unwrap_or([0; 4]));
+        let mut dict = None;
+        if h.use_dict() {
+            if src.len() < bstarts_end + 4 {
+                return Err(Error::ReadBuffer);
+            }
+            let dsize = rd(bstarts_end);
+            if dsize <= 0 || dsize > MAX_DICT_SIZE {
+                return Err(Error::CodecDict);
+            }
+            let dsize = dsize as usize;
+            if src.len() < bstarts_end + 4 + dsize {
+                return Err(Error::ReadBuffer);
+            }
+            let bytes = &src[bstarts_end + 4..bstarts_end + 4 + dsize];
+            let zstd = if h.compformat() == codec::FORMAT_ZSTD {
+                Some(codec::zstd::ddict(bytes).ok_or(Error::CodecDict)?)
+            } else {
+                None
+            };
+            dict = Some(DecompressDict { bytes, zstd });
+        }
+        let mut blocks = Vec::with_capacity(nblocks);
+        let mut total = 0usize;
+        let mut prev = 0usize;
+        for i in 0..nblocks {
+            let b = rd(EXTENDED_HEADER_LENGTH + 4 * i);
+            let next = if i + 1 < nblocks {
+                rd(EXTENDED_HEADER_LENGTH + 4 * (i + 1))
+            } else {
+                cbytes as i32
+            };
+            if b < bstarts_end as i32 || (b as usize) <= prev || next <= b || next as usize > cbytes
+            {
+                return Err(Error::InvalidHeader);
+            }
+            let (b, next) = (b as usize, next as usize);
+            if b + 4 > cbytes {
+                return Err(Error::InvalidHeader);
+            }
+            let n = rd(b);
+            if n <= 0 {
+                return Err(Error::InvalidHeader);
+            }
+            total += n as usize;
+            if total > h.nbytes as usize {
+                return Err(Error::InvalidHeader);
+            }
+            blocks.push((b, n as usize, next - b));
+            prev = b;
+        }
+        if total != h.nbytes as usize {
+            return Err(Error::InvalidHeader);
+        }
+        Ok(VlChunk {
+            h,
+            src,
+            blocks,
+            dict,
+        })
+    }
+
+    /// Number of blocks.
+    pub fn nblocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Uncompressed size of each block.
+    pub fn block_sizes(&self) -> Vec<usize> {
+        self.blocks.iter().map(|b| b.1).collect()
+    }
+
+    /// Decode block `j` into `out` (exactly its size).
+    pub fn decode_block(&self, dparams: &DParams, j: usize, out: &mut [u8]) -> Result<()> {
+        let (bstart, nbytes, span) = *self.blocks.get(j).ok_or(Error::InvalidParam)?;
+        if out.len() != nbytes {
+            return Err(Error::WriteBuffer);
+        }
+        let (filters, filters_meta) = self.h.pipeline();
+        let needs_tmp = pipeline::backward_needs_tmp(&filters) || dparams.postfilter.is_some();
+        let mut scratch = Scratch::default();
+        scratch.ensure(nbytes);
+        let Scratch { a, b, .. } = &mut scratch;
+        let info = CallInfo {
+            meta: self.h.compcode_meta,
+            compcode: self.h.udcompcode,
+            typesize: dparams.typesize,
+            blocksize: nbytes as i32,
+            nthreads: dparams.nthreads,
+            schunk: dparams.schunk,
+            ..Default::default()
+        };
+        {
+            let target: &mut [u8] = if needs_tmp {
+                &mut a[..nbytes]
+            } else {
+                &mut out[..]
+            };
+            let stream = &self.src[bstart + 4..bstart + span];
+            if stream.len() == nbytes {
+                target.copy_from_slice(stream);
+            } else {
+                codec::decompress_stream(
+                    self.h.compformat(),
+                    self.h.udcompcode,
+                    stream,
+                    target,
+                    self.dict.as_ref(),
+                    &info,
+                    self.src,
+                )?;
+            }
+        }
+        if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && dparams.postfilter.is_none()
+        {
+            return Ok(());
+        }
+        let bi = BackwardInfo {
+            filters,
+            filters_meta,
+            typesize: self.h.typesize as usize,
+            version: self.h.version,
+            info,
+            postfilter: dparams.postfilter.as_deref(),
+            nchunk: dparams.nchunk,
+        };
+        pipeline::backward(&bi, !needs_tmp, out, &mut a[..], &mut b[..], None, 0, j, 0)
+    }
+}
+
+/// Decompress every block, back to back, into `dest`.
+pub fn decompress_all(dparams: &DParams, src: &[u8], dest: &mut [u8]) -> Result<usize> {
+    let vl = VlChunk::parse(src)?;
+    let nbytes = vl.h.nbytes as usize;
+    if nbytes > dest.len() {
+        return Err(Error::WriteBuffer);
+    }
+    let mut at = 0;
+    for j in 0..vl.nblocks() {
+        let n = vl.blocks[j].1;
+        vl.decode_block(dparams, j, &mut dest[at..at + n])?;
+        at += n;
+    }
+    Ok(at)
+}
+
+/// Decompress each block into its own vector.
+pub fn decompress_blocks(dparams: &DParams, src: &[u8]) -> Result<Vec<Vec<u8>>> {
+    let vl = VlChunk::parse(src)?;
+    (0..vl.nblocks())
+        .map(|j| {
+            let mut v = vec![0u8; vl.blocks[j].1];
+            vl.decode_block(dparams, j, &mut v)?;
+            Ok(v)
+        })
+        .collect()
+}
+
+/// Number of blocks in a VL-block chunk.
+pub fn nblocks(src: &[u8]) -> Result<usize> {
+    let h = ChunkHeader::parse(src)?;
+    if !h.vlblocks() {
+        return Err(Error::InvalidParam);
+    }
+    Ok(h.blocksize as usize)
+}
+
+fn compress_block(
+    params: &CParams,
+    typesize: usize,
+    block: &[u8],
+    out: &mut [u8],
+    dict: Option<&CompressDict>,
+    training: bool,
+) -> Result<Option<usize>> {
+    let mut scratch = Scratch::default();
+    let filtered: &[u8] = if pipeline::forward_is_noop(params) {
+        block
+    } else {
+        pipeline::forward(
+            params,
+            typesize,
+            block.len(),
+            block,
+            0,
+            block.len(),
+            &mut scratch,
+            0,
+        )?
+    };
+    let n = filtered.len();
+    if training {
+        if out.len() < n {
+            return Ok(None);
+        }
+        out[..n].copy_from_slice(filtered);
+        return Ok(Some(n));
+    }
+    if out.len() < 4 {
+        return Ok(None);
+    }
+    out[..4].copy_from_slice(&(n as i32).to_le_bytes());
+    let room = out.len() - 4;
+    let maxout = n.min(room);
+    let mut cbytes = 0;
+    if params.clevel > 0 && maxout > 0 {
+        let info = params.call_info(params.compcode_meta);
+        cbytes = codec::compress_stream(
+            params.compcode,
+            params.clevel as i32,
+            filtered,
+            &mut out[4..4 + maxout],
+            dict,
+            &info,
+            block,
+        )?;
+    }
+    if cbytes == 0 || cbytes >= n {
+        if room < n {
+            return Ok(None);
+        }
+        out[4..4 + n].copy_from_slice(filtered);
+        cbytes = n;
+    }
+    Ok(Some(4 + cbytes))
+}
+
+/// Compress `blocks` (each non-empty) into one VL-block chunk. Returns the chunk
+/// size, or 0 when it does not fit in `dest`.
+pub fn compress(params: &CParams, blocks: &[&[u8]], dest: &mut [u8]) -> Result<usize> {
+    if blocks.is_empty() || blocks.iter().any(|b| b.is_empty()) {
+        return Err(Error::InvalidParam);
+    }
+    let total: usize = blocks.iter().map(|b| b.len()).sum();
+    super::compress::validate(params, total, dest.len())?;
+    let nblocks = blocks.len();
+    let typesize = if params.typesize > 255 {
+        1
+    } else {
+        params.typesize
+    } as usize;
+    let filter_flags = filters_to_flags(&params.filters);
+    let mut header = ChunkHeader {
+        version: VERSION_FORMAT_VL_BLOCKS,
+        versionlz: codec::compversion(params.compcode).unwrap_or(1),
+        flags: FLAG_DOSHUFFLE
+            | FLAG_DOBITSHUFFLE
+            | filter_flags
+            | FLAG_DONT_SPLIT
+            | (codec::compformat(params.compcode) << 5),
+        typesize: typesize as u8,
+        nbytes: total as i32,
+        blocksize: nblocks as i32,
+        cbytes: 0,
+        filters: params.filters,
+        udcompcode: params.compcode,
+        compcode_meta: params.compcode_meta,
+        filters_meta: params.filters_meta,
+        blosc2_flags2: B2_VL_BLOCKS,
+        blosc2_flags: 0,
+    };
+    let bstarts_end = EXTENDED_HEADER_LENGTH + 4 * nblocks;
+    if bstarts_end > dest.len() {
+        return Ok(0);
+    }
+    let mut pos = bstarts_end;
+    let mut dict = None;
+    if params.use_dict && params.clevel > 0 {
+        dict = build_dict(params, typesize, blocks, total)?;
+        if let Some(d) = &dict {
+            let n = d.bytes.len();
+            if pos + 4 + n > dest.len() {
+                dict = None;
+            } else {
+                dest[pos..pos + 4].copy_from_slice(&(n as i32).to_le_bytes());
+                dest[pos + 4..pos + 4 + n].copy_from_slice(&d.bytes);
+                pos += 4 + n;
+                header.blosc2_flags |= B2_USEDICT;
+            }
+        }
+    }
+    for (j, b) in blocks.iter().enumerate() {
+        let at = EXTENDED_HEADER_LENGTH + 4 * j;
+        dest[at..at + 4].copy_from_slice(&(pos as i32).to_le_bytes());
+        match compress_block(params, typesize, b, &mut dest[pos..], dict.as_ref(), false)? {
+            Some(n) => pos += n,
+            None => return Ok(0),
+        }
+    }
+    header.cbytes = pos as i32;
+    header.write(dest, true);
+    Ok(pos)
+}
+
+fn build_dict(
+    params: &CParams,
+    typesize: usize,
+    blocks: &[&[u8]],
+    total: usize,
+) -> Result<Option<CompressDict>> {
+    let dict_maxsize = (MAX_DICT_SIZE as usize).min(total / 20);
+    let nblocks = blocks.len();
+    if dict_maxsize < MIN_USEFUL_DICT as usize || nblocks < 8 || total / nblocks / 16 == 0 {
+        return Ok(None);
+    }
+    let mut samples = vec![0u8; total];
+    let mut sizes = Vec::with_capacity(nblocks);
+    let mut at = 0;
+    for b in blocks {
+        let n = compress_block(params, typesize, b, &mut samples[at..], None, true)?.unwrap_or(0);
+        sizes.push(n);
+        at += n;
+    }
+    let bytes = if params.compcode == codec::ZSTD {
+        match codec::zstd::train(&samples[..at], &sizes, dict_maxsize) {
+            Some(d) => d,
+            None => return Ok(None),
+        }
+    } else {
+        samples[..at.min(dict_maxsize)].to_vec()
+    };
+    let zstd = if params.compcode == codec::ZSTD {
+        Some(codec::zstd::cdict(&bytes).ok_or(Error::CodecDict)?)
+    } else {
+        None
+    };
+    Ok(Some(CompressDict { bytes, zstd }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vl_round_trip() {
+        let blocks: Vec<Vec<u8>> = (1..20usize)
+            .map(|i| (0..i * 997).map(|k| ((k * i) % 251) as u8).collect())
+            .collect();
+        let refs: Vec<&[u8]> = blocks.iter().map(|b| b.as_slice()).collect();
+        for compcode in [codec::BLOSCLZ, codec::LZ4, codec::ZSTD] {
+            for use_dict in [false, true] {
+                let params = CParams {
+                    compcode,
+                    use_dict: use_dict && compcode != codec::BLOSCLZ,
+                    typesize: 1,
+                    ..CParams::default()
+                };
+                let mut dest = vec![0u8; 1 << 20];
+                let n = compress(&params, &refs, &mut dest).unwrap();
+                assert!(n > 0);
+                assert_eq!(nblocks(&dest[..n]).unwrap(), blocks.len());
+                let back = decompress_blocks(&DParams::default(), &dest[..n]).unwrap();
+                assert!(back == blocks, "compcode {compcode} dict {use_dict}");
+                let mut all = vec![0u8; blocks.iter().map(|b| b.len()).sum()];
+                decompress_all(&DParams::default(), &dest[..n], &mut all).unwrap();
+                assert!(all == blocks.concat());
+            }
+        }
+    }
 }

@@ -8,10 +8,20 @@ use lz4_sys as _;
 use std::os::raw::{c_char, c_int, c_void};
 
 extern "C" {
-    fn LZ4_compress_fast(src: *const c_char, dst: *mut c_char, n: c_int, cap: c_int, acc: c_int)
-        -> c_int;
-    fn LZ4_compress_HC(src: *const c_char, dst: *mut c_char, n: c_int, cap: c_int, lvl: c_int)
-        -> c_int;
+    fn LZ4_compress_fast(
+        src: *const c_char,
+        dst: *mut c_char,
+        n: c_int,
+        cap: c_int,
+        acc: c_int,
+    ) -> c_int;
+    fn LZ4_compress_HC(
+        src: *const c_char,
+        dst: *mut c_char,
+        n: c_int,
+        cap: c_int,
+        lvl: c_int,
+    ) -> c_int;
     fn LZ4_decompress_safe(src: *const c_char, dst: *mut c_char, n: c_int, cap: c_int) -> c_int;
     fn LZ4_decompress_safe_usingDict(
         src: *const c_char,

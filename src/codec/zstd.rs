@@ -8,13 +8,14 @@ thread_local! {
     static DCTX: RefCell<Option<DCtx<'static>>> = const { RefCell::new(None) };
 }
 
-/// The zstd level Blosc uses for a Blosc clevel (1..=9).
+/// The zstd level Blosc uses for a Blosc clevel (1..=9): odd levels up to 15,
+/// then zstd's maximum. (The reference also has a rule for a mapped level of
+/// 8, which odd levels never reach, so it never applies.)
 pub fn level_for(clevel: i32) -> i32 {
-    let max = zstd_safe::max_c_level();
-    match clevel {
-        ..=7 => clevel * 2 - 1,
-        8 => max - 2,
-        _ => max,
+    if clevel < 9 {
+        clevel * 2 - 1
+    } else {
+        zstd_safe::max_c_level()
     }
 }
 

@@ -1,66 +1,97 @@
-//! TEMPORARY scalar placeholder (the filter module proper replaces this file).
-#![allow(missing_docs)]
+//! Filters: shuffle, bitshuffle, delta, truncprec.
+//!
+//! All functions work on one block, with the byte-exact semantics of the
+//! c-blosc2 3.x filters (`len` below is `src.len()`; outputs are written to
+//! `dest[..len]`, and `dest` must be at least that long).
+//!
+//! The (bit)shuffle kernels exist in three flavours (portable scalar code,
+//! SSE2 and AVX2) that give identical results; the fastest one supported by
+//! the CPU is used unless `BLOSC2_RS_SIMD` names another (see
+//! [`simd_kernel_name`]).  [`kernels`] runs a specific flavour.
+
+// The API reports failure as `Err(())`, mirroring the C filters' error codes.
+#![allow(clippy::result_unit_err)]
+
+mod bitshuffle;
+mod delta;
+mod dispatch;
+mod shuffle;
+mod truncprec;
+
+pub use delta::{delta_decode, delta_encode};
+pub use dispatch::{active_kernel, simd_kernel_name, Kernel};
+pub use shuffle::MAX_TYPESIZE;
+pub use truncprec::truncate_precision;
+
+/// The (bit)shuffle entry points for an explicitly chosen [`Kernel`].
+///
+/// A kernel the CPU cannot run is silently replaced by the best one it can.
+pub mod kernels {
+    pub use super::bitshuffle::{bitshuffle_with, bitunshuffle_format_with, bitunshuffle_with};
+    pub use super::dispatch::Kernel;
+    pub use super::shuffle::{shuffle_with, unshuffle_with};
+}
+
+/// Byte-shuffle: byte `j` of element `i` goes to `dest[j * n + i]`, where
+/// `n = len / typesize`; the last `len % typesize` bytes are copied as is.
+/// A typesize of 0 or above 256 is ignored (dest untouched), like the
+/// reference which returns an error code for it.
 pub fn shuffle(typesize: usize, src: &[u8], dest: &mut [u8]) {
-    let n = src.len();
-    if typesize <= 1 || n < typesize {
-        dest[..n].copy_from_slice(src);
-        return;
-    }
-    let ne = n / typesize;
-    for i in 0..ne {
-        for j in 0..typesize {
-            dest[j * ne + i] = src[i * typesize + j];
-        }
-    }
-    dest[ne * typesize..n].copy_from_slice(&src[ne * typesize..]);
+    shuffle::shuffle_with(active_kernel(), typesize, src, dest)
 }
+
+/// Inverse of [`shuffle`].
 pub fn unshuffle(typesize: usize, src: &[u8], dest: &mut [u8]) {
-    let n = src.len();
-    if typesize <= 1 || n < typesize {
-        dest[..n].copy_from_slice(src);
-        return;
+    shuffle::unshuffle_with(active_kernel(), typesize, src, dest)
+}
+
+/// Bit-shuffle a block as `blosc2_bitshuffle` does: the largest multiple of
+/// 8 of the whole elements is bit-transposed, the rest is copied.  Fails for
+/// a typesize of 0 or above 256 (dest untouched).
+pub fn bitshuffle(typesize: usize, src: &[u8], dest: &mut [u8]) -> Result<(), ()> {
+    bitshuffle::bitshuffle_with(active_kernel(), typesize, src, dest)
+}
+
+/// Inverse of [`bitshuffle`] (format version 3 and later, as
+/// `blosc2_bitunshuffle`).  Fails only for a typesize of 0.
+pub fn bitunshuffle(typesize: usize, src: &[u8], dest: &mut [u8]) -> Result<(), ()> {
+    bitshuffle::bitunshuffle_with(active_kernel(), typesize, src, dest)
+}
+
+/// Bit-unshuffle a block of a chunk written with the given format version
+/// (the chunk header's version byte).  Version 2 chunks only bit-shuffled
+/// blocks whose element count is a multiple of 8 and stored others verbatim.
+pub fn bitunshuffle_format(
+    typesize: usize,
+    src: &[u8],
+    dest: &mut [u8],
+    format_version: u8,
+) -> Result<(), ()> {
+    bitshuffle::bitunshuffle_format_with(active_kernel(), typesize, src, dest, format_version)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_level_round_trips() {
+        let src: Vec<u8> = (0..10_007u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        for ts in [1usize, 2, 3, 4, 8, 12, 16, 17, 255] {
+            let mut a = vec![0u8; src.len()];
+            let mut b = vec![0u8; src.len()];
+            shuffle(ts, &src, &mut a);
+            unshuffle(ts, &a, &mut b);
+            assert_eq!(a.len(), b.len());
+            assert_eq!(b, src);
+            bitshuffle(ts, &src, &mut a).unwrap();
+            bitunshuffle(ts, &a, &mut b).unwrap();
+            assert_eq!(b, src);
+            bitunshuffle_format(ts, &a, &mut b, 3).unwrap();
+            assert_eq!(b, src);
+        }
+        assert!(["scalar", "sse2", "avx2"].contains(&simd_kernel_name()));
     }
-    let ne = n / typesize;
-    for i in 0..ne {
-        for j in 0..typesize {
-            dest[i * typesize + j] = src[j * ne + i];
-        }
-    }
-    dest[ne * typesize..n].copy_from_slice(&src[ne * typesize..]);
-}
-pub fn bitshuffle(_typesize: usize, _src: &[u8], _dest: &mut [u8]) -> Result<(), ()> {
-    Err(())
-}
-pub fn bitunshuffle(_typesize: usize, _src: &[u8], _dest: &mut [u8]) -> Result<(), ()> {
-    Err(())
-}
-pub fn delta_encode(dref: &[u8], offset: usize, _typesize: usize, src: &[u8], dest: &mut [u8]) {
-    if offset == 0 {
-        dest[0] = dref[0];
-        for i in 1..src.len() {
-            dest[i] = src[i] ^ dref[i - 1];
-        }
-    } else {
-        for i in 0..src.len() {
-            dest[i] = src[i] ^ dref[i];
-        }
-    }
-}
-pub fn delta_decode(dref: &[u8], offset: usize, _typesize: usize, dest: &mut [u8]) {
-    if offset == 0 {
-        for i in 1..dest.len() {
-            dest[i] ^= dref[i - 1];
-        }
-    } else {
-        for i in 0..dest.len() {
-            dest[i] ^= dref[i];
-        }
-    }
-}
-pub fn truncate_precision(_prec_bits: i8, _typesize: usize, src: &[u8], dest: &mut [u8]) -> Result<(), ()> {
-    dest[..src.len()].copy_from_slice(src);
-    Ok(())
-}
-pub fn simd_kernel_name() -> &'static str {
-    "scalar"
 }

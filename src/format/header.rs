@@ -220,7 +220,8 @@ impl ChunkHeader {
             cbytes: rd_i32(src, 12),
             ..Default::default()
         };
-        if h.cbytes < MIN_HEADER_LENGTH as i32
+        if h.version == 0
+            || h.cbytes < MIN_HEADER_LENGTH as i32
             || h.blocksize <= 0
             || h.blocksize > MAX_BLOCKSIZE
             || h.typesize == 0

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Every test of the project, in order: Rust (unit, integration, interop with the
+# reference, mutation), the C suite via ctest (plain and under valgrind), the ABI
+# and header checks, and the binary drop-in check.
+# Needs: Rust, gcc, cmake, valgrind, python3 with pip (for the reference wheel).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+JOBS="${JOBS:-2}"
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "reference c-blosc2 (python-blosc2 4.14.1 wheel)"
+REF_LIB="$(scripts/fetch-reference.sh)"
+export BLOSC2_REF_LIB="$REF_LIB/libblosc2.so.9"
+REF_INC="$(dirname "$REF_LIB")/include"
+
+step "format and lints"
+cargo fmt --check
+cargo clippy --all-targets -- -D warnings
+
+step "build (release)"
+cargo build --release
+
+step "Rust tests (unit, doc, integration, interop, mutation)"
+cargo test --release
+
+step "docs"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+
+step "C test suite (ctest)"
+cmake -S capi-tests -B build/capi -DBLOSC2_LIB_DIR="$ROOT/target/release" \
+  -DBLOSC2_REF_INCLUDE_DIR="$REF_INC" > /dev/null
+cmake --build build/capi -j "$JOBS" > /dev/null
+ctest --test-dir build/capi -j "$JOBS" --output-on-failure
+
+step "C test suite under valgrind memcheck"
+cmake -S capi-tests -B build/capi-valgrind -DBLOSC2_LIB_DIR="$ROOT/target/release" \
+  -DBLOSC2_VALGRIND=ON > /dev/null
+cmake --build build/capi-valgrind -j "$JOBS" > /dev/null
+ctest --test-dir build/capi-valgrind -j "$JOBS" --output-on-failure
+
+step "binary drop-in (program built against the reference, run with both libraries)"
+scripts/check-dropin.sh
+
+step "all tests passed"

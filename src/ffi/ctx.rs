@@ -1,0 +1,347 @@
+//! Contexts as C sees them, and the bridges from C callbacks to engine traits.
+
+use super::types::*;
+use crate::chunk::{
+    CParams, DParams, Postfilter, PostfilterArgs, Prefilter, PrefilterArgs, SplitMode,
+};
+use std::sync::Arc;
+
+/// What `blosc2_create_cctx` / `blosc2_create_dctx` return.
+pub struct Context {
+    pub(crate) compress: bool,
+    pub(crate) cparams: CParams,
+    pub(crate) dparams: DParams,
+    /// The C parameters as given (returned by `blosc2_ctx_get_*params`).
+    pub(crate) c_cparams: blosc2_cparams,
+    pub(crate) c_dparams: blosc2_dparams,
+    pub(crate) maskout: Option<Vec<bool>>,
+    /// Our copy of the prefilter parameters (the reference copies them too).
+    pub(crate) preparams: Option<Box<blosc2_prefilter_params>>,
+}
+
+/// A C prefilter called once per block.
+struct CPrefilter {
+    f: unsafe extern "C" fn(*mut blosc2_prefilter_params) -> i32,
+    params: blosc2_prefilter_params,
+    ctx: usize,
+}
+// SAFETY: the C caller promises its prefilter may run on worker threads (as
+// with the reference, which calls it from its own pool); we only pass copies.
+unsafe impl Send for CPrefilter {}
+// SAFETY: see above; the struct is read-only once built.
+unsafe impl Sync for CPrefilter {}
+
+impl Prefilter for CPrefilter {
+    fn apply(&self, a: PrefilterArgs<'_>) -> i32 {
+        let mut p = self.params;
+        p.input = a.input.as_ptr();
+        p.output = a.output.as_mut_ptr();
+        p.output_size = a.output_size;
+        p.output_typesize = a.output_typesize;
+        p.output_offset = a.output_offset;
+        p.nchunk = a.nchunk;
+        p.nblock = a.nblock;
+        p.tid = a.tid;
+        p.ttmp = a.scratch.as_mut_ptr();
+        p.ttmp_nbytes = a.scratch.len();
+        p.ctx = self.ctx as *mut blosc2_context;
+        p.output_is_disposable = a.output_is_disposable;
+        // SAFETY: the function pointer came from the C caller; the parameter block
+        // lives on our stack and its buffers are live slices of the right sizes.
+        unsafe { (self.f)(&mut p) }
+    }
+    fn output_is_disposable(&self) -> bool {
+        self.params.output_is_disposable
+    }
+    fn output_typesize(&self) -> i32 {
+        self.params.output_typesize
+    }
+}
+
+/// A C postfilter called once per block.
+struct CPostfilter {
+    f: unsafe extern "C" fn(*mut blosc2_postfilter_params) -> i32,
+    params: blosc2_postfilter_params,
+    ctx: usize,
+}
+// SAFETY: as for CPrefilter.
+unsafe impl Send for CPostfilter {}
+// SAFETY: as for CPrefilter.
+unsafe impl Sync for CPostfilter {}
+
+impl Postfilter for CPostfilter {
+    fn apply(&self, a: PostfilterArgs<'_>) -> i32 {
+        let mut p = self.params;
+        p.input = a.input.as_ptr();
+        p.output = a.output.as_mut_ptr();
+        p.size = a.input.len() as i32;
+        p.typesize = a.typesize;
+        p.offset = a.offset;
+        p.nchunk = a.nchunk;
+        p.nblock = a.nblock;
+        p.tid = a.tid;
+        p.ttmp = a.scratch.as_mut_ptr();
+        p.ttmp_nbytes = a.scratch.len();
+        p.ctx = self.ctx as *mut blosc2_context;
+        // SAFETY: as for the prefilter.
+        unsafe { (self.f)(&mut p) }
+    }
+}
+
+/// The all-zero prefilter parameter block.
+pub fn empty_preparams() -> blosc2_prefilter_params {
+    blosc2_prefilter_params {
+        user_data: std::ptr::null_mut(),
+        input: std::ptr::null(),
+        output: std::ptr::null_mut(),
+        output_size: 0,
+        output_typesize: 0,
+        output_offset: 0,
+        nchunk: -1,
+        nblock: 0,
+        tid: 0,
+        ttmp: std::ptr::null_mut(),
+        ttmp_nbytes: 0,
+        ctx: std::ptr::null_mut(),
+        output_is_disposable: false,
+    }
+}
+
+/// The all-zero postfilter parameter block.
+pub fn empty_postparams() -> blosc2_postfilter_params {
+    blosc2_postfilter_params {
+        user_data: std::ptr::null_mut(),
+        input: std::ptr::null(),
+        output: std::ptr::null_mut(),
+        size: 0,
+        typesize: 0,
+        offset: 0,
+        nchunk: -1,
+        nblock: 0,
+        tid: 0,
+        ttmp: std::ptr::null_mut(),
+        ttmp_nbytes: 0,
+        ctx: std::ptr::null_mut(),
+    }
+}
+
+/// The reference's `BLOSC2_CPARAMS_DEFAULTS`.
+pub fn cparams_defaults() -> blosc2_cparams {
+    blosc2_cparams {
+        compcode: 0,
+        compcode_meta: 0,
+        clevel: 5,
+        use_dict: 0,
+        typesize: 8,
+        nthreads: 1,
+        blocksize: 0,
+        splitmode: SplitMode::ForwardCompat as i32,
+        schunk: std::ptr::null_mut(),
+        filters: [0, 0, 0, 0, 0, 1],
+        filters_meta: [0; 6],
+        prefilter: None,
+        preparams: std::ptr::null_mut(),
+        tuner_params: std::ptr::null_mut(),
+        tuner_id: 0,
+        instr_codec: false,
+        codec_params: std::ptr::null_mut(),
+        filter_params: [std::ptr::null_mut(); 6],
+    }
+}
+
+/// The reference's `BLOSC2_DPARAMS_DEFAULTS`.
+pub fn dparams_defaults() -> blosc2_dparams {
+    blosc2_dparams {
+        nthreads: 1,
+        schunk: std::ptr::null_mut(),
+        postfilter: None,
+        postparams: std::ptr::null_mut(),
+        typesize: 8,
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// Parse an integer as C's strtol does for these variables (leading digits).
+pub fn env_int(name: &str) -> Option<i64> {
+    let v = env(name)?;
+    let t = v.trim_start();
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let end = digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    let n: i64 = digits[..end].parse().unwrap_or(0);
+    Some(if neg { -n } else { n })
+}
+
+/// Engine parameters from C ones, applying the environment overrides that
+/// `blosc2_create_cctx` honours. `None` when the reference returns NULL.
+pub fn cparams_from_c(c: &blosc2_cparams, apply_env: bool) -> Option<CParams> {
+    let mut p = CParams {
+        compcode: c.compcode,
+        compcode_meta: c.compcode_meta,
+        clevel: c.clevel,
+        use_dict: c.use_dict != 0,
+        typesize: c.typesize,
+        nthreads: c.nthreads,
+        blocksize: c.blocksize,
+        splitmode: SplitMode::from_i32(c.splitmode),
+        filters: c.filters,
+        filters_meta: c.filters_meta,
+        prefilter: None,
+        tuner_id: c.tuner_id,
+        instr_codec: c.instr_codec,
+        codec_params: c.codec_params as usize,
+        filter_params: c.filter_params.map(|p| p as usize),
+        schunk: c.schunk as usize,
+        nchunk: -1,
+    };
+    for &f in &p.filters {
+        // Reserved built-in ids and global ids nobody has registered yet.
+        if (5..=31).contains(&f) || (37..=159).contains(&f) {
+            return None;
+        }
+    }
+    if apply_env {
+        let mut shuffle: Option<u8> = None;
+        if let Some(v) = env("BLOSC_SHUFFLE") {
+            shuffle = match v.as_str() {
+                "NOSHUFFLE" => Some(0),
+                "SHUFFLE" => Some(1),
+                "BITSHUFFLE" => Some(2),
+                _ => None,
+            };
+        }
+        let mut delta = None;
+        if let Some(v) = env("BLOSC_DELTA") {
+            delta = match v.as_str() {
+                "1" => Some(true),
+                "0" => Some(false),
+                _ => None,
+            };
+        }
+        if let Some(t) = env_int("BLOSC_TYPESIZE") {
+            if t > 0 {
+                p.typesize = t as i32;
+            }
+        }
+        if let Some(s) = shuffle {
+            if !(s == 1 && p.typesize <= 1) {
+                p.filters[5] = s;
+            }
+        }
+        if delta == Some(true) {
+            p.filters[4] = crate::format::header::DELTA;
+        }
+        if let Some(v) = env_int("BLOSC_CLEVEL") {
+            if v >= 0 {
+                p.clevel = v.min(255) as u8;
+            }
+        }
+        if let Some(v) = env("BLOSC_COMPRESSOR") {
+            match crate::codec::code_of(&v.to_ascii_lowercase()) {
+                Some(c) if c < 6 => p.compcode = c,
+                _ => return None,
+            }
+        }
+        if let Some(v) = env_int("BLOSC_BLOCKSIZE") {
+            if v > 0 {
+                p.blocksize = v as i32;
+            }
+        }
+        if let Some(v) = env_int("BLOSC_NTHREADS") {
+            if v > 0 {
+                p.nthreads = v.min(i16::MAX as i64) as i16;
+            }
+        }
+        if let Some(v) = env("BLOSC_SPLITMODE") {
+            match v.as_str() {
+                "ALWAYS" => p.splitmode = SplitMode::Always,
+                "NEVER" => p.splitmode = SplitMode::Never,
+                "AUTO" => p.splitmode = SplitMode::Auto,
+                "FORWARD_COMPAT" => p.splitmode = SplitMode::ForwardCompat,
+                _ => {}
+            }
+        }
+    }
+    Some(p)
+}
+
+impl Context {
+    /// Build a compression context (boxed so its address can go into callbacks).
+    pub fn new_compress(c: &blosc2_cparams) -> Option<Box<Context>> {
+        let cparams = cparams_from_c(c, true)?;
+        let mut ctx = Box::new(Context {
+            compress: true,
+            cparams,
+            dparams: DParams::default(),
+            c_cparams: *c,
+            c_dparams: dparams_defaults(),
+            maskout: None,
+            preparams: None,
+        });
+        if let Some(f) = c.prefilter {
+            let params = if c.preparams.is_null() {
+                empty_preparams()
+            } else {
+                // SAFETY: the caller hands a valid blosc2_prefilter_params pointer with
+                // a prefilter, as blosc2.h requires; we copy it like the reference.
+                unsafe { *c.preparams }
+            };
+            let addr = &*ctx as *const Context as usize;
+            ctx.preparams = Some(Box::new(params));
+            ctx.cparams.prefilter = Some(Arc::new(CPrefilter {
+                f,
+                params,
+                ctx: addr,
+            }));
+        }
+        Some(ctx)
+    }
+
+    /// Build a decompression context.
+    pub fn new_decompress(d: &blosc2_dparams) -> Box<Context> {
+        let mut dparams = DParams {
+            nthreads: d.nthreads,
+            postfilter: None,
+            typesize: d.typesize,
+            schunk: d.schunk as usize,
+            nchunk: -1,
+        };
+        if let Some(v) = env_int("BLOSC_NTHREADS") {
+            if v > 0 {
+                dparams.nthreads = v.min(i16::MAX as i64) as i16;
+            }
+        }
+        let mut ctx = Box::new(Context {
+            compress: false,
+            cparams: CParams::default(),
+            dparams,
+            c_cparams: cparams_defaults(),
+            c_dparams: *d,
+            maskout: None,
+            preparams: None,
+        });
+        if let Some(f) = d.postfilter {
+            let params = if d.postparams.is_null() {
+                empty_postparams()
+            } else {
+                // SAFETY: blosc2.h requires postparams to point at a valid struct
+                // when a postfilter is given; it is copied here.
+                unsafe { *d.postparams }
+            };
+            let addr = &*ctx as *const Context as usize;
+            ctx.dparams.postfilter = Some(Arc::new(CPostfilter {
+                f,
+                params,
+                ctx: addr,
+            }));
+        }
+        ctx
+    }
+}

@@ -1,0 +1,25 @@
+//! The C ABI of c-blosc2 3.3: every `#[no_mangle]` function lives under this module.
+//!
+//! Each function checks its pointers, turns them into slices, calls the engine and
+//! maps the result to the reference's return convention. No panic crosses into C:
+//! every body runs under [`guard`].
+
+pub mod api;
+pub mod ctx;
+pub mod plugins;
+pub mod types;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Run `f`, turning a panic into `on_panic`.
+pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
+}
+
+/// Map an engine result to the C convention (size or negative code).
+pub(crate) fn code(r: crate::Result<usize>) -> i32 {
+    match r {
+        Ok(n) => n.min(i32::MAX as usize) as i32,
+        Err(e) => e.code(),
+    }
+}

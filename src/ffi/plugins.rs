@@ -1,0 +1,238 @@
+//! User codecs, filters and tuners registered from C.
+#![allow(clippy::missing_safety_doc)]
+
+use super::ctx::{cparams_defaults, dparams_defaults};
+use super::guard;
+use super::types::*;
+use crate::chunk::user_filter::{self, FilterPlugin, RegisteredFilter};
+use crate::codec::{self, CallInfo, CodecPlugin, RegisteredCodec};
+use crate::error::Error;
+use std::ffi::CStr;
+use std::os::raw::{c_int, c_void};
+use std::sync::{Arc, Mutex};
+
+fn cparams_for(info: &CallInfo) -> blosc2_cparams {
+    let mut c = cparams_defaults();
+    c.compcode = info.compcode;
+    c.compcode_meta = info.meta;
+    c.clevel = info.clevel;
+    c.use_dict = info.use_dict as c_int;
+    c.typesize = info.typesize;
+    c.nthreads = info.nthreads;
+    c.blocksize = info.blocksize;
+    c.splitmode = info.splitmode;
+    c.filters = info.filters;
+    c.filters_meta = info.filters_meta;
+    c.schunk = info.schunk as *mut c_void;
+    c.codec_params = info.codec_params as *mut c_void;
+    c.filter_params = info.filter_params.map(|p| p as *mut c_void);
+    c
+}
+
+fn dparams_for(info: &CallInfo) -> blosc2_dparams {
+    let mut d = dparams_defaults();
+    d.nthreads = info.nthreads;
+    d.typesize = info.typesize;
+    d.schunk = info.schunk as *mut c_void;
+    d
+}
+
+struct CCodec {
+    encoder: blosc2_codec_encoder_cb,
+    decoder: blosc2_codec_decoder_cb,
+}
+// SAFETY: registered C callbacks must be callable from any thread (the
+// reference calls them from its worker pool too).
+unsafe impl Send for CCodec {}
+// SAFETY: see above.
+unsafe impl Sync for CCodec {}
+
+impl CodecPlugin for CCodec {
+    fn encode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32 {
+        let Some(f) = self.encoder else {
+            return Error::CodecSupport.code();
+        };
+        let mut cp = cparams_for(info);
+        // SAFETY: the buffers are live slices of the lengths passed.
+        unsafe {
+            f(
+                src.as_ptr(),
+                src.len() as i32,
+                dest.as_mut_ptr(),
+                dest.len() as i32,
+                info.meta,
+                &mut cp,
+                chunk.as_ptr().cast(),
+            )
+        }
+    }
+    fn decode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32 {
+        let Some(f) = self.decoder else {
+            return Error::CodecSupport.code();
+        };
+        let mut dp = dparams_for(info);
+        // SAFETY: the buffers are live slices of the lengths passed.
+        unsafe {
+            f(
+                src.as_ptr(),
+                src.len() as i32,
+                dest.as_mut_ptr(),
+                dest.len() as i32,
+                info.meta,
+                &mut dp,
+                chunk.as_ptr().cast(),
+            )
+        }
+    }
+}
+
+struct CFilter {
+    forward: blosc2_filter_forward_cb,
+    backward: blosc2_filter_backward_cb,
+}
+// SAFETY: as for CCodec.
+unsafe impl Send for CFilter {}
+// SAFETY: as for CCodec.
+unsafe impl Sync for CFilter {}
+
+impl FilterPlugin for CFilter {
+    fn forward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32 {
+        let Some(f) = self.forward else {
+            return Error::FilterPipeline.code();
+        };
+        let mut cp = cparams_for(info);
+        // SAFETY: src and dest are live slices of src.len() bytes.
+        unsafe {
+            f(
+                src.as_ptr(),
+                dest.as_mut_ptr(),
+                src.len() as i32,
+                info.meta,
+                &mut cp,
+                id,
+            )
+        }
+    }
+    fn backward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32 {
+        let Some(f) = self.backward else {
+            return Error::FilterPipeline.code();
+        };
+        let mut dp = dparams_for(info);
+        // SAFETY: src and dest are live slices of src.len() bytes.
+        unsafe {
+            f(
+                src.as_ptr(),
+                dest.as_mut_ptr(),
+                src.len() as i32,
+                info.meta,
+                &mut dp,
+                id,
+            )
+        }
+    }
+}
+
+fn name_of(p: *const std::os::raw::c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: names passed to the register functions are NUL-terminated strings.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: codec is null or a valid blosc2_codec.
+        let Some(c) = (unsafe { codec.as_ref() }) else {
+            return Error::InvalidParam.code();
+        };
+        if c.compcode < 160 {
+            return Error::CodecParam.code();
+        }
+        let name = name_of(c.compname);
+        if let Some(existing) = codec::find_user(c.compcode) {
+            return if existing.name == name {
+                0
+            } else {
+                Error::CodecParam.code()
+            };
+        }
+        let r = codec::register(RegisteredCodec {
+            compcode: c.compcode,
+            name,
+            complib: c.complib,
+            version: c.version,
+            plugin: Arc::new(CCodec {
+                encoder: c.encoder,
+                decoder: c.decoder,
+            }),
+        });
+        match r {
+            Ok(()) => 0,
+            Err(_) => Error::CodecSupport.code(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: filter is null or a valid blosc2_filter.
+        let Some(f) = (unsafe { filter.as_ref() }) else {
+            return Error::InvalidParam.code();
+        };
+        if f.id < 160 {
+            return Error::Failure.code();
+        }
+        let name = name_of(f.name);
+        if let Some(existing) = user_filter::find(f.id) {
+            return if existing.name == name {
+                0
+            } else {
+                Error::Failure.code()
+            };
+        }
+        let r = user_filter::register(RegisteredFilter {
+            id: f.id,
+            name,
+            version: f.version,
+            plugin: Arc::new(CFilter {
+                forward: f.forward,
+                backward: f.backward,
+            }),
+        });
+        match r {
+            Ok(()) => 0,
+            Err(_) => Error::CodecSupport.code(),
+        }
+    })
+}
+
+static TUNERS: Mutex<Vec<(c_int, String)>> = Mutex::new(Vec::new());
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: tuner is null or a valid blosc2_tuner.
+        let Some(t) = (unsafe { tuner.as_ref() }) else {
+            return Error::InvalidParam.code();
+        };
+        if t.id < 160 {
+            return Error::Failure.code();
+        }
+        let name = name_of(t.name);
+        let mut reg = TUNERS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, n)) = reg.iter().find(|(id, _)| *id == t.id) {
+            return if *n == name { 0 } else { Error::Failure.code() };
+        }
+        if reg.len() >= 255 {
+            return Error::CodecSupport.code();
+        }
+        reg.push((t.id, name));
+        0
+    })
+}
+
+/// Plugins the reference registers in `blosc2_init` (none built in yet at the chunk level).
+pub fn register_builtin_plugins() {}

@@ -1,0 +1,221 @@
+//! Byte shuffle: a transpose of the `n x typesize` byte matrix of a block.
+//!
+//! With `n = len / typesize` whole elements, byte `j` of element `i` goes to
+//! `dest[j * n + i]`.  The trailing `len % typesize` bytes, which do not form
+//! a whole element, are copied unchanged to the same position.  Every kernel
+//! computes the same transpose; the SIMD ones handle a prefix of the elements
+//! and the scalar loop finishes the rest.
+
+use super::dispatch::Kernel;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+
+/// Largest element size the reference accepts for (un)shuffling.
+pub const MAX_TYPESIZE: usize = 256;
+
+/// Elements handled per tile in the scalar loops (keeps reads in L1).
+const TILE: usize = 64;
+
+/// Scalar shuffle of the elements `start..n` (no leftover handling).
+fn shuffle_tail(ts: usize, n: usize, start: usize, src: &[u8], dest: &mut [u8]) {
+    let mut lo = start;
+    while lo < n {
+        let hi = (lo + TILE).min(n);
+        let tile = &src[lo * ts..hi * ts];
+        for j in 0..ts {
+            let row = &mut dest[j * n + lo..j * n + hi];
+            for (d, elem) in row.iter_mut().zip(tile.chunks_exact(ts)) {
+                *d = elem[j];
+            }
+        }
+        lo = hi;
+    }
+}
+
+/// Scalar unshuffle of the elements `start..n` (no leftover handling).
+fn unshuffle_tail(ts: usize, n: usize, start: usize, src: &[u8], dest: &mut [u8]) {
+    let mut lo = start;
+    while lo < n {
+        let hi = (lo + TILE).min(n);
+        let tile = &mut dest[lo * ts..hi * ts];
+        for j in 0..ts {
+            let row = &src[j * n + lo..j * n + hi];
+            for (elem, s) in tile.chunks_exact_mut(ts).zip(row) {
+                elem[j] = *s;
+            }
+        }
+        lo = hi;
+    }
+}
+
+/// Shuffle `src` into `dest[..src.len()]` with the given kernel.
+///
+/// A `typesize` of 0 or above [`MAX_TYPESIZE`] is rejected by the reference
+/// without touching `dest`; the same happens here.
+pub fn shuffle_with(kernel: Kernel, typesize: usize, src: &[u8], dest: &mut [u8]) {
+    let len = src.len();
+    assert!(dest.len() >= len, "shuffle: dest shorter than src");
+    if typesize == 0 || typesize > MAX_TYPESIZE {
+        return;
+    }
+    shuffle_any(kernel, typesize, src, dest);
+}
+
+/// [`shuffle_with`] without the typesize limit (`typesize >= 1`); the
+/// bitshuffle filter needs larger ones when unshuffling.
+pub(super) fn shuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &mut [u8]) {
+    let len = src.len();
+    let dest = &mut dest[..len];
+    let ts = typesize;
+    let n = len / ts;
+    let whole = n * ts;
+    if ts == 1 {
+        dest.copy_from_slice(src);
+        return;
+    }
+    let done = match kernel.usable() {
+        Kernel::Scalar => 0,
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Sse2 when the CPU supports SSE2.
+        Kernel::Sse2 => unsafe { sse2::shuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
+        Kernel::Avx2 => unsafe { avx2::shuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => 0,
+    };
+    shuffle_tail(ts, n, done, src, dest);
+    dest[whole..].copy_from_slice(&src[whole..]);
+}
+
+/// Inverse of [`shuffle_with`].
+pub fn unshuffle_with(kernel: Kernel, typesize: usize, src: &[u8], dest: &mut [u8]) {
+    let len = src.len();
+    assert!(dest.len() >= len, "unshuffle: dest shorter than src");
+    if typesize == 0 || typesize > MAX_TYPESIZE {
+        return;
+    }
+    unshuffle_any(kernel, typesize, src, dest);
+}
+
+/// [`unshuffle_with`] without the typesize limit (`typesize >= 1`); the
+/// bitshuffle filter needs larger ones when unshuffling.
+pub(super) fn unshuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &mut [u8]) {
+    let len = src.len();
+    let dest = &mut dest[..len];
+    let ts = typesize;
+    let n = len / ts;
+    let whole = n * ts;
+    if ts == 1 {
+        dest.copy_from_slice(src);
+        return;
+    }
+    let done = match kernel.usable() {
+        Kernel::Scalar => 0,
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Sse2 when the CPU supports SSE2.
+        Kernel::Sse2 => unsafe { sse2::unshuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
+        Kernel::Avx2 => unsafe { avx2::unshuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => 0,
+    };
+    unshuffle_tail(ts, n, done, src, dest);
+    dest[whole..].copy_from_slice(&src[whole..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    pub(crate) const LENS: &[usize] = &[
+        0,
+        1,
+        7,
+        15,
+        16,
+        31,
+        33,
+        64,
+        100,
+        255,
+        256,
+        257,
+        1000,
+        4099,
+        8192,
+        65536 + 5,
+    ];
+
+    fn typesizes() -> Vec<usize> {
+        let mut v: Vec<usize> = (1..=32).collect();
+        v.extend_from_slice(&[48, 63, 64, 100, 255, 256]);
+        v
+    }
+
+    fn data(len: usize, seed: u64) -> Vec<u8> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        (0..len).map(|_| rng.gen()).collect()
+    }
+
+    /// Straightforward definition of the transpose, used as an oracle.
+    fn naive_shuffle(ts: usize, src: &[u8]) -> Vec<u8> {
+        let n = src.len() / ts;
+        let mut out = src.to_vec();
+        for i in 0..n {
+            for j in 0..ts {
+                out[j * n + i] = src[i * ts + j];
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn scalar_matches_definition() {
+        for ts in typesizes() {
+            for &len in LENS {
+                let src = data(len, (ts * 7919 + len) as u64);
+                let mut out = vec![0u8; len];
+                shuffle_with(Kernel::Scalar, ts, &src, &mut out);
+                assert_eq!(out, naive_shuffle(ts, &src), "ts={ts} len={len}");
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_agree_and_round_trip() {
+        for k in Kernel::supported() {
+            for ts in typesizes() {
+                for &len in LENS {
+                    let src = data(len, (ts * 31 + len) as u64);
+                    let mut expect = vec![0u8; len];
+                    shuffle_with(Kernel::Scalar, ts, &src, &mut expect);
+                    let mut got = vec![0xAAu8; len + 3];
+                    shuffle_with(k, ts, &src, &mut got);
+                    assert_eq!(&got[..len], &expect[..], "{k:?} ts={ts} len={len}");
+                    assert_eq!(&got[len..], &[0xAA; 3], "wrote past len");
+                    let mut back = vec![0u8; len];
+                    unshuffle_with(k, ts, &got[..len], &mut back);
+                    assert_eq!(back, src, "{k:?} round trip ts={ts} len={len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_typesize_leaves_dest() {
+        let src = data(100, 1);
+        for ts in [0, 257, 1000] {
+            let mut out = vec![7u8; 100];
+            shuffle_with(Kernel::best(), ts, &src, &mut out);
+            assert_eq!(out, vec![7u8; 100]);
+            unshuffle_with(Kernel::best(), ts, &src, &mut out);
+            assert_eq!(out, vec![7u8; 100]);
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! AVX2 byte-shuffle kernels.
+//!
+//! Same interleaving network as the SSE2 kernels (see `sse2.rs`), but AVX2
+//! unpacks work inside each 128-bit lane, so every 256-bit register carries
+//! two independent 16-element problems: the low lane elements `i..i+16`, the
+//! high lane elements `i+16..i+32`.  Loads and stores place the lanes so that
+//! shuffled rows come out as 32 contiguous bytes.
+
+use std::arch::x86_64::*;
+
+/// Elements per SIMD step.
+const STEP: usize = 32;
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn stage<const N: usize>(v: [__m256i; N]) -> [__m256i; N] {
+    let h = N / 2;
+    let mut out = [_mm256_setzero_si256(); N];
+    for p in 0..h {
+        out[2 * p] = _mm256_unpacklo_epi8(v[p], v[p + h]);
+        out[2 * p + 1] = _mm256_unpackhi_epi8(v[p], v[p + h]);
+    }
+    out
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn stages<const N: usize>(mut v: [__m256i; N], count: u32) -> [__m256i; N] {
+    for _ in 0..count {
+        v = stage(v);
+    }
+    v
+}
+
+/// 16 bytes from `buf[lo..]` in the low lane and from `buf[hi..]` in the high
+/// lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load_pair(buf: &[u8], lo: usize, hi: usize) -> __m256i {
+    debug_assert!(lo + 16 <= buf.len() && hi + 16 <= buf.len());
+    // SAFETY: callers guarantee both 16-byte ranges lie inside `buf`; the
+    // loads are unaligned.
+    let (a, b) = unsafe {
+        let p = buf.as_ptr();
+        (
+            _mm_loadu_si128(p.add(lo) as *const __m128i),
+            _mm_loadu_si128(p.add(hi) as *const __m128i),
+        )
+    };
+    _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b)
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn load(buf: &[u8], at: usize) -> __m256i {
+    debug_assert!(at + 32 <= buf.len());
+    // SAFETY: callers guarantee `at + 32 <= buf.len()`; unaligned load.
+    unsafe { _mm256_loadu_si256(buf.as_ptr().add(at) as *const __m256i) }
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store(buf: &mut [u8], at: usize, v: __m256i) {
+    debug_assert!(at + 32 <= buf.len());
+    // SAFETY: callers guarantee `at + 32 <= buf.len()`; unaligned store into
+    // an exclusively borrowed buffer.
+    unsafe { _mm256_storeu_si256(buf.as_mut_ptr().add(at) as *mut __m256i, v) }
+}
+
+/// Store the low lane at `buf[lo..]` and the high lane at `buf[hi..]`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_pair(buf: &mut [u8], lo: usize, hi: usize, v: __m256i) {
+    debug_assert!(lo + 16 <= buf.len() && hi + 16 <= buf.len());
+    let a = _mm256_castsi256_si128(v);
+    let b = _mm256_extracti128_si256::<1>(v);
+    // SAFETY: callers guarantee both 16-byte ranges lie inside `buf`;
+    // unaligned stores into an exclusively borrowed buffer.
+    unsafe {
+        let p = buf.as_mut_ptr();
+        _mm_storeu_si128(p.add(lo) as *mut __m128i, a);
+        _mm_storeu_si128(p.add(hi) as *mut __m128i, b);
+    }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    let mut i = 0;
+    while i + STEP <= n {
+        let mut v = [_mm256_setzero_si256(); T];
+        for (k, r) in v.iter_mut().enumerate() {
+            *r = load_pair(src, i * T + 16 * k, (i + 16) * T + 16 * k);
+        }
+        let v = stages(v, 4);
+        for (j, r) in v.iter().enumerate() {
+            store(dest, j * n + i, *r);
+        }
+        i += STEP;
+    }
+    i
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    let mut i = 0;
+    while i + STEP <= n {
+        let mut v = [_mm256_setzero_si256(); T];
+        for (j, r) in v.iter_mut().enumerate() {
+            *r = load(src, j * n + i);
+        }
+        let v = stages(v, T.trailing_zeros());
+        // Register k holds bytes 16k.. of the low block in its low lane and
+        // of the high block in its high lane; pair registers up for 32-byte
+        // stores.
+        for m in 0..T / 2 {
+            let a = _mm256_permute2x128_si256::<0x20>(v[2 * m], v[2 * m + 1]);
+            let b = _mm256_permute2x128_si256::<0x31>(v[2 * m], v[2 * m + 1]);
+            store(dest, i * T + 32 * m, a);
+            store(dest, (i + 16) * T + 32 * m, b);
+        }
+        i += STEP;
+    }
+    i
+}
+
+/// See `sse2::columns`.
+fn columns(ts: usize) -> impl Iterator<Item = usize> {
+    let full = ts / 16;
+    let extra = if ts % 16 != 0 { Some(ts - 16) } else { None };
+    (0..full).map(|c| c * 16).chain(extra)
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    let mut i = 0;
+    while i + STEP <= n {
+        for c in columns(ts) {
+            let mut v = [_mm256_setzero_si256(); 16];
+            for (e, r) in v.iter_mut().enumerate() {
+                *r = load_pair(src, (i + e) * ts + c, (i + 16 + e) * ts + c);
+            }
+            let v = stages(v, 4);
+            for (jj, r) in v.iter().enumerate() {
+                store(dest, (c + jj) * n + i, *r);
+            }
+        }
+        i += STEP;
+    }
+    i
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn unshuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    let mut i = 0;
+    while i + STEP <= n {
+        for c in columns(ts) {
+            let mut v = [_mm256_setzero_si256(); 16];
+            for (jj, r) in v.iter_mut().enumerate() {
+                *r = load(src, (c + jj) * n + i);
+            }
+            let v = stages(v, 4);
+            for (e, r) in v.iter().enumerate() {
+                store_pair(dest, (i + e) * ts + c, (i + 16 + e) * ts + c, *r);
+            }
+        }
+        i += STEP;
+    }
+    i
+}
+
+/// Shuffle a prefix of the `n` elements of `src` (exactly `n * ts` bytes)
+/// into `dest` (same length); returns how many elements were done.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    assert!(src.len() == n * ts && dest.len() == n * ts);
+    match ts {
+        2 => shuffle_pow2::<2>(n, src, dest),
+        4 => shuffle_pow2::<4>(n, src, dest),
+        8 => shuffle_pow2::<8>(n, src, dest),
+        16 => shuffle_pow2::<16>(n, src, dest),
+        t if t > 16 => shuffle_wide(ts, n, src, dest),
+        // SAFETY: AVX2 implies SSE2.
+        _ => unsafe { super::sse2::shuffle(ts, n, src, dest) },
+    }
+}
+
+/// Unshuffle counterpart of [`shuffle`].
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn unshuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    assert!(src.len() == n * ts && dest.len() == n * ts);
+    match ts {
+        2 => unshuffle_pow2::<2>(n, src, dest),
+        4 => unshuffle_pow2::<4>(n, src, dest),
+        8 => unshuffle_pow2::<8>(n, src, dest),
+        16 => unshuffle_pow2::<16>(n, src, dest),
+        t if t > 16 => unshuffle_wide(ts, n, src, dest),
+        // SAFETY: AVX2 implies SSE2.
+        _ => unsafe { super::sse2::unshuffle(ts, n, src, dest) },
+    }
+}

@@ -1,0 +1,737 @@
+//! Random differential test against the reference c-blosc2 3.3.5 library.
+//!
+//! For thousands of random parameter combinations:
+//!  (a) our chunk decodes exactly with our engine AND with the reference;
+//!  (b) the reference's chunk decodes with our engine to what the reference's
+//!      own decoder gives (reference failures on its own chunks are recorded as
+//!      reference bugs; then we may fail or give the right bytes, never wrong
+//!      bytes with a success code);
+//!  (c) getitem on random ranges agrees (ours on both chunks, reference on ours);
+//!  (d) with automatic blocksize, outside the known reference-bug classes, the
+//!      32 header bytes except cbytes are equal and the sizes are within 1%.
+//!
+//! Knobs (environment):
+//!   BLOSC2_TEST_SEED      base seed (printed at start; decimal or 0x-hex)
+//!   BLOSC2_INTEROP_CASES  cases per codec group (default 800 debug / 3000 release)
+//!   BLOSC2_INTEROP_SECS   wall-clock cap per codec group (default 45)
+//!   BLOSC2_INTEROP_CASE   run only this case index (reproduce one failure)
+//!   BLOSC2_INTEROP_TRACE  print every case before running it (find a crash)
+//!
+//! Reproduce a failure: `BLOSC2_TEST_SEED=<seed> BLOSC2_INTEROP_CASE=<idx> cargo test
+//! --test interop_reference <group test name> -- --nocapture`.
+
+mod common;
+
+use blosc2::chunk::{self, CParams, DParams, SplitMode};
+use blosc2::codec;
+use blosc2::format::header::{BITSHUFFLE, DELTA, NOFILTER, SHUFFLE, TRUNC_PREC};
+use common::reflib::{reflib, RefCParams};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+// ------------------------------------------------------------------ cases
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DataKind {
+    Zeros,
+    MostlyZeros,
+    Arange,
+    Linspace,
+    Random,
+    RepeatedByte,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pipeline {
+    NoShuffle,
+    Shuffle,
+    BitShuffle,
+    DeltaShuffle,
+    DeltaBitShuffle,
+    TruncPrecShuffle,
+    ShuffleMeta(u8),
+}
+
+impl Pipeline {
+    fn filters(self, typesize: i32) -> ([u8; 6], [u8; 6]) {
+        let mut f = [NOFILTER; 6];
+        let mut m = [0u8; 6];
+        match self {
+            Pipeline::NoShuffle => {}
+            Pipeline::Shuffle => f[5] = SHUFFLE,
+            Pipeline::BitShuffle => f[5] = BITSHUFFLE,
+            Pipeline::DeltaShuffle => {
+                f[4] = DELTA;
+                f[5] = SHUFFLE;
+            }
+            Pipeline::DeltaBitShuffle => {
+                f[4] = DELTA;
+                f[5] = BITSHUFFLE;
+            }
+            Pipeline::TruncPrecShuffle => {
+                f[4] = TRUNC_PREC;
+                m[4] = if typesize == 4 { 10 } else { 23 };
+                f[5] = SHUFFLE;
+            }
+            Pipeline::ShuffleMeta(k) => {
+                f[5] = SHUFFLE;
+                m[5] = k;
+            }
+        }
+        (f, m)
+    }
+    fn has_delta(self) -> bool {
+        matches!(self, Pipeline::DeltaShuffle | Pipeline::DeltaBitShuffle)
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    group: &'static str,
+    seed: u64,
+    idx: u64,
+    kind: DataKind,
+    pipeline: Pipeline,
+    size: usize,
+    p: RefCParams,
+    /// getitem ranges (start item, nitems).
+    ranges: Vec<(i32, i32)>,
+}
+
+impl Case {
+    fn describe(&self) -> String {
+        let p = &self.p;
+        format!(
+            "[seed={} group={} case={}] codec={} clevel={} typesize={} size={} blocksize={} \
+             splitmode={} nthreads={} pipeline={:?} filters={:?} meta={:?} use_dict={} data={:?}",
+            self.seed,
+            self.group,
+            self.idx,
+            codec_name(p.compcode),
+            p.clevel,
+            p.typesize,
+            self.size,
+            p.blocksize,
+            p.splitmode,
+            p.nthreads,
+            self.pipeline,
+            p.filters,
+            p.filters_meta,
+            p.use_dict,
+            self.kind
+        )
+    }
+
+    fn ours(&self) -> CParams {
+        CParams {
+            compcode: self.p.compcode,
+            compcode_meta: self.p.compcode_meta,
+            clevel: self.p.clevel,
+            use_dict: self.p.use_dict,
+            typesize: self.p.typesize,
+            nthreads: self.p.nthreads,
+            blocksize: self.p.blocksize,
+            splitmode: SplitMode::from_i32(self.p.splitmode),
+            filters: self.p.filters,
+            filters_meta: self.p.filters_meta,
+            ..CParams::default()
+        }
+    }
+
+    fn dparams(&self) -> DParams {
+        DParams { nthreads: self.p.nthreads, ..DParams::default() }
+    }
+
+    /// A class of parameters where the reference is known to misbehave on its
+    /// own chunks (documented in capi-tests/KNOWN_REFERENCE_FAILURES.txt).
+    fn known_ref_bug_class(&self) -> Option<&'static str> {
+        let ts = self.p.typesize as usize;
+        let bs = self.p.blocksize;
+        if bs > 0 && bs as usize % ts != 0 && (bs as usize) < self.size {
+            return Some("user blocksize not a multiple of typesize");
+        }
+        if bs as usize > self.size && self.size % ts != 0 {
+            return Some("user blocksize > nbytes, nbytes % typesize != 0");
+        }
+        if self.pipeline.has_delta() && self.size % ts != 0 {
+            return Some("delta with nbytes % typesize != 0");
+        }
+        None
+    }
+}
+
+fn codec_name(c: u8) -> &'static str {
+    match c {
+        codec::BLOSCLZ => "blosclz",
+        codec::LZ4 => "lz4",
+        codec::LZ4HC => "lz4hc",
+        codec::ZLIB => "zlib",
+        codec::ZSTD => "zstd",
+        _ => "?",
+    }
+}
+
+const TYPESIZES: [i32; 7] = [1, 2, 3, 4, 8, 16, 255];
+
+fn gen_case(group: &'static str, codecs: &[u8], seed: u64, idx: u64, large_cap: usize) -> Case {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ idx.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ group_tag(group));
+    let compcode = codecs[rng.gen_range(0..codecs.len())];
+    let typesize = TYPESIZES[rng.gen_range(0..TYPESIZES.len())];
+    let ts = typesize as usize;
+    let pipeline = match rng.gen_range(0..8) {
+        0 => Pipeline::NoShuffle,
+        1 | 2 => Pipeline::Shuffle,
+        3 => Pipeline::BitShuffle,
+        4 => Pipeline::DeltaShuffle,
+        5 => Pipeline::DeltaBitShuffle,
+        6 if ts == 4 || ts == 8 => Pipeline::TruncPrecShuffle,
+        6 => Pipeline::Shuffle,
+        _ => Pipeline::ShuffleMeta(rng.gen_range(1..=3)),
+    };
+    let kind = match rng.gen_range(0..6) {
+        0 => DataKind::Zeros,
+        1 => DataKind::MostlyZeros,
+        2 => DataKind::Arange,
+        3 => DataKind::Linspace,
+        4 => DataKind::Random,
+        _ => DataKind::RepeatedByte,
+    };
+    let mut size = match rng.gen_range(0..100) {
+        0..=2 => 0,
+        3..=5 => 1,
+        6..=17 => rng.gen_range(2..=256),
+        18..=64 => rng.gen_range(257..=64 * 1024),
+        65..=89 => {
+            // A multiple of a typical block size plus a tail.
+            let b = 1usize << rng.gen_range(12..=17);
+            b * rng.gen_range(1..=4) + rng.gen_range(0..b.min(1000))
+        }
+        90..=97 => rng.gen_range(64 * 1024..=320 * 1024),
+        _ => rng.gen_range(320 * 1024..=large_cap.max(320 * 1024 + 1)),
+    };
+    if pipeline == Pipeline::TruncPrecShuffle {
+        size -= size % ts;
+    }
+    let blocksize: i32 = match rng.gen_range(0..20) {
+        0..=9 => 0,
+        10..=12 => {
+            let max_items = (256 * 1024 / ts).max(1);
+            (ts * rng.gen_range(1..=max_items)) as i32
+        }
+        13..=14 => rng.gen_range(1..=256 * 1024),
+        15..=16 => (size + rng.gen_range(1..=100_000)) as i32,
+        _ => 1 << rng.gen_range(12..=18),
+    };
+    let use_dict = matches!(compcode, codec::ZSTD | codec::LZ4 | codec::LZ4HC) && rng.gen_range(0..20) == 0;
+    let clevel = rng.gen_range(0..=9);
+    let (filters, filters_meta) = pipeline.filters(typesize);
+    let p = RefCParams {
+        compcode,
+        compcode_meta: 0,
+        clevel,
+        use_dict,
+        typesize,
+        nthreads: rng.gen_range(1..=2),
+        blocksize,
+        splitmode: rng.gen_range(1..=4),
+        filters,
+        filters_meta,
+    };
+    let nitems = (size / ts) as i32;
+    let mut ranges = Vec::new();
+    if nitems > 0 {
+        for _ in 0..3 {
+            let start = rng.gen_range(0..nitems);
+            let n = rng.gen_range(1..=(nitems - start).min(20_000));
+            ranges.push((start, n));
+        }
+    }
+    Case { group, seed, idx, kind, pipeline, size, p, ranges }
+}
+
+fn group_tag(group: &str) -> u64 {
+    group.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+fn gen_data(case: &Case) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(case.seed ^ case.idx ^ 0xda7a);
+    let n = case.size;
+    let ts = case.p.typesize as usize;
+    match case.kind {
+        DataKind::Zeros => vec![0; n],
+        DataKind::MostlyZeros => {
+            let mut v = vec![0u8; n];
+            for _ in 0..(n / 100 + 1) {
+                if n > 0 {
+                    let at = rng.gen_range(0..n);
+                    v[at] = rng.gen();
+                }
+            }
+            v
+        }
+        DataKind::Arange => {
+            let mut v = Vec::with_capacity(n + ts);
+            let mut i: u64 = rng.gen_range(0..1000);
+            while v.len() < n {
+                let b = i.to_le_bytes();
+                for k in 0..ts {
+                    v.push(if k < 8 { b[k] } else { 0 });
+                }
+                i += 1;
+            }
+            v.truncate(n);
+            v
+        }
+        DataKind::Linspace => {
+            let mut v = Vec::with_capacity(n + 8);
+            let count = (n / ts.max(1)).max(1) as f64;
+            let mut i = 0u64;
+            while v.len() < n {
+                let x = -50.0 + 1000.0 * (i as f64) / count;
+                if ts == 4 {
+                    v.extend_from_slice(&(x as f32).to_le_bytes());
+                } else {
+                    v.extend_from_slice(&x.to_le_bytes());
+                }
+                i += 1;
+            }
+            v.truncate(n);
+            v
+        }
+        DataKind::Random => {
+            let mut v = vec![0u8; n];
+            rng.fill(&mut v[..]);
+            v
+        }
+        DataKind::RepeatedByte => vec![rng.gen_range(1..=255u8); n],
+    }
+}
+
+/// What a lossless decode of our or the reference's chunk must give.
+fn expected_output(case: &Case, data: &[u8]) -> Vec<u8> {
+    if case.pipeline != Pipeline::TruncPrecShuffle {
+        return data.to_vec();
+    }
+    let mut out = data.to_vec();
+    match case.p.typesize {
+        4 => {
+            let zero_bits = 23 - case.p.filters_meta[4] as u32;
+            let mask = !((1u32 << zero_bits) - 1);
+            for c in out.chunks_exact_mut(4) {
+                let v = u32::from_le_bytes(c.try_into().unwrap()) & mask;
+                c.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        8 => {
+            let zero_bits = 52 - case.p.filters_meta[4] as u32;
+            let mask = !((1u64 << zero_bits) - 1);
+            for c in out.chunks_exact_mut(8) {
+                let v = u64::from_le_bytes(c.try_into().unwrap()) & mask;
+                c.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        _ => unreachable!(),
+    }
+    out
+}
+
+// ------------------------------------------------------------------ report
+
+#[derive(Default)]
+struct Report {
+    cases: usize,
+    hard: BTreeMap<String, (usize, Vec<String>)>,
+    nhard: usize,
+    /// category -> (count, first examples)
+    soft: BTreeMap<String, (usize, Vec<String>)>,
+    refbugs: BTreeMap<String, (usize, Vec<String>)>,
+    header_compared: usize,
+    size_deltas: Vec<f64>,
+}
+
+fn note(map: &mut BTreeMap<String, (usize, Vec<String>)>, cat: &str, ex: String) {
+    let e = map.entry(cat.to_string()).or_default();
+    e.0 += 1;
+    if e.1.len() < 3 {
+        e.1.push(ex);
+    }
+}
+
+impl Report {
+    fn hard(&mut self, cat: &str, case: &Case, msg: impl std::fmt::Display) {
+        self.nhard += 1;
+        note(&mut self.hard, cat, format!("{msg}\n        {}", case.describe()));
+    }
+    fn soft(&mut self, cat: &str, case: &Case, msg: impl std::fmt::Display) {
+        note(&mut self.soft, cat, format!("{msg}\n        {}", case.describe()));
+    }
+    fn refbug(&mut self, cat: &str, case: &Case, msg: impl std::fmt::Display) {
+        note(&mut self.refbugs, cat, format!("{msg}\n        {}", case.describe()));
+    }
+
+    fn finish(self, group: &str, seed: u64, elapsed: Duration) {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "== interop group {group}: seed={seed} cases={} in {:.1}s, headers compared={}, hard failures={}",
+            self.cases,
+            elapsed.as_secs_f64(),
+            self.header_compared,
+            self.nhard
+        );
+        if !self.size_deltas.is_empty() {
+            let mut d = self.size_deltas.clone();
+            d.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            let _ = writeln!(
+                s,
+                "   cbytes ours/ref - 1 over {} chunks: min {:+.4} median {:+.4} max {:+.4}",
+                d.len(),
+                d[0],
+                d[d.len() / 2],
+                d[d.len() - 1]
+            );
+        }
+        for (cat, (n, ex)) in &self.refbugs {
+            let _ = writeln!(s, "   REFERENCE BUG [{cat}] x{n}");
+            for e in ex {
+                let _ = writeln!(s, "      e.g. {e}");
+            }
+        }
+        for (cat, (n, ex)) in &self.soft {
+            let _ = writeln!(s, "   difference (not a failure) [{cat}] x{n}");
+            for e in ex {
+                let _ = writeln!(s, "      e.g. {e}");
+            }
+        }
+        println!("{s}");
+        if self.nhard > 0 {
+            let mut m = format!(
+                "{} hard failure(s) in interop group {group} (seed={seed}; rerun one with BLOSC2_TEST_SEED={seed} \
+                 BLOSC2_INTEROP_CASE=<case>):\n",
+                self.nhard
+            );
+            for (cat, (n, ex)) in &self.hard {
+                let _ = writeln!(m, "  FAIL [{cat}] x{n}");
+                for e in ex {
+                    let _ = writeln!(m, "      e.g. {e}");
+                }
+            }
+            panic!("{m}");
+        }
+    }
+}
+
+fn first_diff(a: &[u8], b: &[u8]) -> String {
+    if a.len() != b.len() {
+        return format!("lengths {} vs {}", a.len(), b.len());
+    }
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(i) => {
+            let n = a.iter().zip(b).filter(|(x, y)| x != y).count();
+            format!("first difference at byte {i} ({} vs {}), {n} bytes differ", a[i], b[i])
+        }
+        None => "equal".into(),
+    }
+}
+
+// ------------------------------------------------------------------ one case
+
+fn ours_decompress(case: &Case, chunk: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = vec![0u8; case.size];
+    match chunk::decompress_into(&case.dparams(), chunk, &mut out) {
+        Ok(n) if n == case.size => Ok(out),
+        Ok(n) => Err(format!("Ok({n}) instead of Ok({})", case.size)),
+        Err(e) => Err(format!("{e:?}")),
+    }
+}
+
+fn ours_getitem(case: &Case, chunk: &[u8], start: i32, n: i32) -> Result<Vec<u8>, String> {
+    let want = n as usize * case.p.typesize as usize;
+    let mut out = vec![0u8; want];
+    match chunk::getitem(&case.dparams(), chunk, start as i64, n as i64, &mut out) {
+        Ok(k) if k == want => Ok(out),
+        Ok(k) => Err(format!("Ok({k}) instead of Ok({want})")),
+        Err(e) => Err(format!("{e:?}")),
+    }
+}
+
+/// The exact bytes a correct decoder must produce for `chunk`: the input, or for
+/// TRUNC_PREC the truncated input unless the chunk is a plain copy (clevel 0 or
+/// incompressible data: then the filters were not applied).
+fn expected_for(case: &Case, data: &[u8], truncated: &[u8], chunk: &[u8]) -> Vec<u8> {
+    let memcpyed = chunk.len() > 2 && chunk[2] & 0x2 != 0;
+    if memcpyed {
+        data.to_vec()
+    } else {
+        let _ = case;
+        truncated.to_vec()
+    }
+}
+
+fn run_case(case: &Case, rep: &mut Report) {
+    let lib = reflib();
+    let data = gen_data(case);
+    let truncated = expected_output(case, &data);
+    let ts = case.p.typesize as usize;
+    let ours_p = case.ours();
+    let known = case.known_ref_bug_class();
+
+    // ---- (a) our chunk
+    let mut dest = vec![0u8; case.size + 32];
+    let ours_chunk = match chunk::compress_into(&ours_p, &data, &mut dest) {
+        Ok(0) => {
+            rep.hard("ours compress did not fit", case, "ours: compress_into returned 0 (did not fit) with a size+32 buffer");
+            None
+        }
+        Ok(n) => Some(dest[..n].to_vec()),
+        Err(e) => {
+            rep.hard("ours compress failed", case, format!("ours: compress_into failed: {e:?}"));
+            None
+        }
+    };
+    if let Some(oc) = &ours_chunk {
+        let expected = expected_for(case, &data, &truncated, oc);
+        match ours_decompress(case, oc) {
+            Ok(out) if out == expected => {}
+            Ok(out) => rep.hard("ours->ours wrong bytes", case, format!("ours->ours: wrong bytes: {}", first_diff(&out, &expected))),
+            Err(e) => rep.hard("ours->ours decode fails", case, format!("ours->ours: decompress failed: {e}")),
+        }
+        let r = lib.decompress(case.p.nthreads, oc, case.size);
+        if r.overrun > 0 {
+            rep.refbug("decompress writes past destsize (on our chunk)", case, format!("{} bytes past", r.overrun));
+        }
+        if r.rc != case.size as i32 {
+            rep.hard(
+                "ours->reference decode fails",
+                case,
+                format!("ours->reference: reference decompress returned {} (want {})", r.rc, case.size),
+            );
+        } else if r.out != expected {
+            rep.hard("ours->reference wrong bytes", case, format!("ours->reference: wrong bytes: {}", first_diff(&r.out, &expected)));
+        }
+    }
+
+    // ---- (b) the reference's chunk
+    let (ref_res, overrun) = lib.compress_chunk(&case.p, &data);
+    if overrun > 0 {
+        rep.refbug(
+            "compress writes past dest (nbytes + BLOSC2_MAX_OVERHEAD)",
+            case,
+            format!("{overrun} bytes past the {}-byte buffer, rc={:?}", case.size + 32, ref_res.as_ref().map(|c| c.len())),
+        );
+    }
+    let ref_chunk = match ref_res {
+        Ok(c) => Some(c),
+        Err(rc) => {
+            if ours_chunk.is_some() {
+                rep.soft("reference refuses to compress, ours accepts", case, format!("reference rc={rc}"));
+            }
+            None
+        }
+    };
+    // The reference chunk's decode, when the reference gets it right.
+    let mut ref_decoded: Option<Vec<u8>> = None;
+    if let Some(rc_chunk) = &ref_chunk {
+        let expected = expected_for(case, &data, &truncated, rc_chunk);
+        let r = lib.decompress(case.p.nthreads, rc_chunk, case.size);
+        if r.overrun > 0 {
+            rep.refbug("decompress writes past destsize (own chunk)", case, format!("{} bytes past", r.overrun));
+        }
+        let own = r.out;
+        let ours = ours_decompress(case, rc_chunk);
+        let class = known.unwrap_or("new class");
+        if r.rc == case.size as i32 {
+            if own != expected {
+                rep.refbug(&format!("decodes its own chunk to wrong bytes ({class})"), case, first_diff(&own, &expected));
+                match &ours {
+                    Ok(o) if *o == own || *o == expected => {}
+                    Ok(o) => rep.hard(
+                        "reference->ours wrong bytes",
+                        case,
+                        format!("reference->ours: bytes match neither the reference's decode nor the input: {}", first_diff(o, &expected)),
+                    ),
+                    Err(e) => rep.refbug(
+                        &format!("own chunk decoded wrongly by the reference, refused by ours ({class})"),
+                        case,
+                        format!("ours: {e}"),
+                    ),
+                }
+            } else {
+                match &ours {
+                    Ok(o) if *o == own => ref_decoded = Some(own),
+                    Ok(o) => rep.hard("reference->ours wrong bytes", case, format!("reference->ours: wrong bytes: {}", first_diff(o, &own))),
+                    Err(e) if known.is_some() => rep.refbug(
+                        &format!("chunk of a buggy class decoded right by the reference (by luck?), refused by ours ({class})"),
+                        case,
+                        format!("ours: {e}"),
+                    ),
+                    Err(e) => rep.hard("reference->ours decode fails", case, format!("reference->ours: decompress failed: {e}")),
+                }
+            }
+        } else {
+            rep.refbug(&format!("cannot decode its own chunk ({class})"), case, format!("reference decompress rc={}", r.rc));
+            if let Ok(o) = &ours {
+                if *o != expected {
+                    rep.hard(
+                        "reference->ours wrong bytes",
+                        case,
+                        format!(
+                            "reference->ours: success with wrong bytes on a chunk the reference cannot decode: {}",
+                            first_diff(o, &expected)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    // ---- (c) getitem
+    for &(start, n) in &case.ranges {
+        let lo = start as usize * ts;
+        let hi = lo + n as usize * ts;
+        if let Some(oc) = &ours_chunk {
+            let expected = expected_for(case, &data, &truncated, oc);
+            let want = &expected[lo..hi];
+            match ours_getitem(case, oc, start, n) {
+                Ok(g) if g == want => {}
+                Ok(g) => rep.hard("ours getitem on our chunk wrong bytes", case, format!("ours getitem({start},{n}) on our chunk: wrong bytes: {}", first_diff(&g, want))),
+                Err(e) => rep.hard("ours getitem on our chunk failed", case, format!("ours getitem({start},{n}) on our chunk failed: {e}")),
+            }
+            let r = lib.getitem(case.p.nthreads, oc, start, n, hi - lo);
+            if r.overrun > 0 {
+                rep.refbug("getitem writes past destsize (on our chunk)", case, format!("{} bytes past", r.overrun));
+            }
+            if r.rc != (hi - lo) as i32 || r.out != want {
+                let h = chunk::header(oc).ok();
+                let bs = h.map(|h| h.blocksize as usize).unwrap_or(0);
+                let dict = h.is_some_and(|h| h.use_dict());
+                let spans = bs > 0 && lo / bs != (hi - 1) / bs;
+                let class = if case.pipeline.has_delta() {
+                    Some("getitem on delta chunks")
+                } else if spans && (hi - lo) % bs == 0 {
+                    Some("getitem spanning blocks with nitems*typesize a multiple of blocksize")
+                } else if dict {
+                    Some("getitem on dictionary chunks")
+                } else {
+                    None
+                };
+                let what = if r.rc != (hi - lo) as i32 { format!("rc={}", r.rc) } else { first_diff(&r.out, want) };
+                let msg = format!("reference getitem({start},{n}) on our chunk: {what} (chunk blocksize {bs})");
+                match class {
+                    Some(c) => rep.refbug(c, case, msg),
+                    None => rep.hard("reference getitem on our chunk", case, msg),
+                }
+            }
+        }
+        if let (Some(rc_chunk), Some(dec)) = (&ref_chunk, &ref_decoded) {
+            match ours_getitem(case, rc_chunk, start, n) {
+                Ok(g) if g == dec[lo..hi] => {}
+                Ok(g) => rep.hard(
+                    "ours getitem on the reference chunk wrong bytes",
+                    case,
+                    format!("ours getitem({start},{n}) on the reference chunk: wrong bytes: {}", first_diff(&g, &dec[lo..hi])),
+                ),
+                Err(e) => rep.hard(
+                    "ours getitem on the reference chunk failed",
+                    case,
+                    format!("ours getitem({start},{n}) on the reference chunk failed: {e}"),
+                ),
+            }
+        }
+    }
+
+    // ---- (d) header and size agreement with automatic blocksize
+    if case.p.blocksize == 0 && known.is_none() {
+        if let (Some(oc), Some(rc_chunk)) = (&ours_chunk, &ref_chunk) {
+            rep.header_compared += 1;
+            let strict = matches!(case.p.compcode, codec::BLOSCLZ | codec::LZ4 | codec::LZ4HC | codec::ZSTD);
+            let name = codec_name(case.p.compcode);
+            let mut diffs = Vec::new();
+            let mut at = Vec::new();
+            for i in (0..32).filter(|i| !(12..16).contains(i)) {
+                if oc.get(i) != rc_chunk.get(i) {
+                    at.push(i);
+                    diffs.push(format!("byte {i}: ours {:?} ref {:?}", oc.get(i), rc_chunk.get(i)));
+                }
+            }
+            if !diffs.is_empty() {
+                let cat = format!("{name} header differs at bytes {at:?}");
+                let msg = format!("header differs (cbytes ours {} ref {}): {}", oc.len(), rc_chunk.len(), diffs.join(", "));
+                if strict {
+                    rep.hard(&cat, case, msg);
+                } else {
+                    rep.soft(&cat, case, msg);
+                }
+            }
+            let (a, b) = (oc.len() as f64, rc_chunk.len() as f64);
+            rep.size_deltas.push(a / b - 1.0);
+            if (a - b).abs() * 100.0 > a.max(b) {
+                let cat = format!("{name} compressed size differs by >1%");
+                let msg = format!("ours {} ref {} ({:+.2}%)", oc.len(), rc_chunk.len(), (a / b - 1.0) * 100.0);
+                if strict {
+                    rep.hard(&cat, case, msg);
+                } else {
+                    rep.soft(&cat, case, msg);
+                }
+            } else if oc.len() != rc_chunk.len() {
+                rep.soft(&format!("{name} sizes differ (within 1%)"), case, format!("ours {} ref {}", oc.len(), rc_chunk.len()));
+            }
+        }
+    }
+    rep.cases += 1;
+}
+
+fn run_group(group: &'static str, codecs: &[u8], weight: f64) {
+    let lib = reflib();
+    let seed = common::test_seed();
+    let default_cases = if cfg!(debug_assertions) { 800.0 } else { 3000.0 };
+    let ncases = common::env_num("BLOSC2_INTEROP_CASES", (default_cases * weight) as u64);
+    let cap = Duration::from_secs(common::env_num("BLOSC2_INTEROP_SECS", 45u64));
+    let only: Option<u64> = std::env::var("BLOSC2_INTEROP_CASE").ok().and_then(|v| v.parse().ok());
+    let trace = std::env::var_os("BLOSC2_INTEROP_TRACE").is_some();
+    let large_cap = if cfg!(debug_assertions) { 2 << 20 } else { 4 << 20 };
+    println!(
+        "interop group {group}: BLOSC2_TEST_SEED={seed} cases={ncases} reference={}",
+        lib.path().display()
+    );
+    let t0 = Instant::now();
+    let mut rep = Report::default();
+    for idx in 0..ncases {
+        if only.is_some_and(|o| o != idx) {
+            continue;
+        }
+        if t0.elapsed() > cap {
+            println!("interop group {group}: time cap reached after {idx} cases");
+            break;
+        }
+        let case = gen_case(group, codecs, seed, idx, large_cap);
+        if trace {
+            eprintln!("{}", case.describe());
+        }
+        run_case(&case, &mut rep);
+    }
+    rep.finish(group, seed, t0.elapsed());
+}
+
+#[test]
+fn differential_lz4_lz4hc() {
+    run_group("lz4", &[codec::LZ4, codec::LZ4HC], 1.0);
+}
+
+#[test]
+fn differential_zstd() {
+    run_group("zstd", &[codec::ZSTD], 0.6);
+}
+
+#[test]
+fn differential_zlib() {
+    run_group("zlib", &[codec::ZLIB], 0.6);
+}
+
+#[test]
+fn differential_blosclz() {
+    run_group("blosclz", &[codec::BLOSCLZ], 1.0);
+}
