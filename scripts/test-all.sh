@@ -40,6 +40,13 @@ cmake -S capi-tests -B build/capi-valgrind -DBLOSC2_LIB_DIR="$ROOT/target/releas
 cmake --build build/capi-valgrind -j "$JOBS" > /dev/null
 ctest --test-dir build/capi-valgrind -j "$JOBS" --output-on-failure
 
+step "c-blosc 1.x chunks (python-blosc 1.11.4) decode with ours"
+PYBLOSC1="$ROOT/.ref/py-blosc1"
+if [ ! -d "$PYBLOSC1/blosc" ]; then
+  python3 -m pip install -q --disable-pip-version-check --target "$PYBLOSC1" blosc==1.11.4
+fi
+PYTHONPATH="$PYBLOSC1" python3 tests/python/interop_blosc1.py "$ROOT/target/release/libblosc2.so"
+
 step "binary drop-in (program built against the reference, run with both libraries)"
 scripts/check-dropin.sh
 

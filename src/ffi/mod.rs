@@ -2,7 +2,7 @@
 //!
 //! Each function checks its pointers, turns them into slices, calls the engine and
 //! maps the result to the reference's return convention. No panic crosses into C:
-//! every body runs under [`guard`].
+//! every body runs under `guard`.
 
 pub mod api;
 pub mod ctx;
