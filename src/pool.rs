@@ -49,3 +49,35 @@ pub fn clear() {
 pub fn count() -> usize {
     POOLS.lock().map(|p| p.1.len()).unwrap_or(0)
 }
+
+/// A caller-provided way to run jobs (C `blosc2_set_threads_callback`): it gets
+/// the number of jobs and a function to call once per job index, and returns
+/// when all have run.
+pub type Executor = dyn Fn(usize, &(dyn Fn(usize) + Sync)) + Send + Sync;
+
+static EXECUTOR: Lazy<Mutex<Option<Arc<Executor>>>> = Lazy::new(|| Mutex::new(None));
+
+/// Install (or remove with `None`) the caller's executor.
+pub fn set_executor(e: Option<Arc<Executor>>) {
+    *EXECUTOR.lock().unwrap_or_else(|e| e.into_inner()) = e;
+}
+
+/// Run `job(i, tid)` for every `i` in `0..njobs` on `nthreads` workers and wait
+/// for all of them. Uses the caller's executor when one is installed, else the
+/// shared pool for `nthreads`, else the current thread.
+pub fn run(nthreads: usize, njobs: usize, job: &(dyn Fn(usize, usize) + Sync)) {
+    let exec = EXECUTOR.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    if let Some(e) = exec {
+        e(njobs, &|i| job(i, i % nthreads.max(1)));
+        return;
+    }
+    match get(nthreads) {
+        Some(pool) => pool.install(|| {
+            use rayon::prelude::*;
+            (0..njobs)
+                .into_par_iter()
+                .for_each(|i| job(i, rayon::current_thread_index().unwrap_or(0)))
+        }),
+        None => (0..njobs).for_each(|i| job(i, 0)),
+    }
+}

@@ -145,9 +145,7 @@ fn compress_blocks(
 ) -> Result<Option<usize>> {
     let nthreads = job.params.nthreads.max(1) as usize;
     if nthreads > 1 && job.nblocks > 1 {
-        if let Some(pool) = crate::pool::get(nthreads) {
-            return compress_blocks_parallel(job, dest, bstarts_at, start, &pool, nthreads);
-        }
+        return compress_blocks_parallel(job, dest, bstarts_at, start, nthreads);
     }
     SCRATCH.with(|sc| {
         let mut sc = sc.borrow_mut();
@@ -176,10 +174,8 @@ fn compress_blocks_parallel(
     dest: &mut [u8],
     bstarts_at: usize,
     start: usize,
-    pool: &rayon::ThreadPool,
     nthreads: usize,
 ) -> Result<Option<usize>> {
-    use rayon::prelude::*;
     let ngroups = nthreads.min(job.nblocks);
     let per = job.nblocks.div_ceil(ngroups);
     let groups: Vec<(usize, usize)> = (0..ngroups)
@@ -187,39 +183,37 @@ fn compress_blocks_parallel(
         .filter(|(a, b)| a < b)
         .collect();
     let room = dest.len().saturating_sub(start);
-    let results: Vec<GroupResult> = pool.install(|| {
-        groups
-            .par_iter()
-            .map(|&(first, last)| {
-                let tid = rayon::current_thread_index().unwrap_or(0) as i32;
-                SCRATCH.with(|sc| {
-                    let mut sc = sc.borrow_mut();
-                    let cap: usize = (first..last)
-                        .map(|j| job.block_size(j).0 + 5 * job.typesize.max(1) + 8)
-                        .sum();
-                    let cap = cap.min(room);
-                    let mut buf = vec![0u8; cap];
-                    let mut sizes = Vec::with_capacity(last - first);
-                    let mut pos = 0;
-                    for j in first..last {
-                        match compress_block(job, j, &mut buf[pos..], &mut sc, tid)? {
-                            Some(n) => {
-                                sizes.push(n);
-                                pos += n;
-                            }
-                            None => return Ok(None),
-                        }
+    let slots: Vec<std::sync::Mutex<Option<GroupResult>>> =
+        groups.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    crate::pool::run(nthreads, groups.len(), &|g, tid| {
+        let (first, last) = groups[g];
+        let r = SCRATCH.with(|sc| -> GroupResult {
+            let mut sc = sc.borrow_mut();
+            let cap: usize = (first..last)
+                .map(|j| job.block_size(j).0 + 5 * job.typesize.max(1) + 8)
+                .sum();
+            let mut buf = vec![0u8; cap.min(room)];
+            let mut sizes = Vec::with_capacity(last - first);
+            let mut pos = 0;
+            for j in first..last {
+                match compress_block(job, j, &mut buf[pos..], &mut sc, tid as i32)? {
+                    Some(n) => {
+                        sizes.push(n);
+                        pos += n;
                     }
-                    buf.truncate(pos);
-                    Ok(Some((buf, sizes)))
-                })
-            })
-            .collect()
+                    None => return Ok(None),
+                }
+            }
+            buf.truncate(pos);
+            Ok(Some((buf, sizes)))
+        });
+        *slots[g].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
     });
     let mut ntbytes = start;
     let mut j = 0;
-    for r in results {
-        let Some((buf, sizes)) = r? else {
+    for slot in slots {
+        let r = slot.into_inner().unwrap_or_else(|e| e.into_inner());
+        let Some((buf, sizes)) = r.ok_or(Error::ThreadCreate)?? else {
             return Ok(None);
         };
         if ntbytes + buf.len() > dest.len() {

@@ -368,23 +368,36 @@ pub fn decompress(
         Ok(())
     })?;
     if nthreads > 1 && p.nblocks > 2 {
-        let pool = crate::pool::get(nthreads).ok_or(Error::ThreadCreate)?;
-        use rayon::prelude::*;
         let first: &[u8] = first;
-        pool.install(|| {
-            rest.par_chunks_mut(p.blocksize)
-                .enumerate()
-                .try_for_each(|(i, blk)| {
-                    let j = i + 1;
-                    if skip(j) {
-                        return Ok(());
-                    }
-                    let tid = rayon::current_thread_index().unwrap_or(0) as i32;
-                    SCRATCH.with(|sc| {
-                        decode_block(&p, dparams, j, blk, Some(first), &mut sc.borrow_mut(), tid)
-                    })
-                })
-        })?;
+        let blocks: Vec<std::sync::Mutex<&mut [u8]>> = rest
+            .chunks_mut(p.blocksize)
+            .map(std::sync::Mutex::new)
+            .collect();
+        let errors: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+        crate::pool::run(nthreads, blocks.len(), &|i, tid| {
+            let j = i + 1;
+            if skip(j) {
+                return;
+            }
+            let mut blk = blocks[i].lock().unwrap_or_else(|e| e.into_inner());
+            let r = SCRATCH.with(|sc| {
+                decode_block(
+                    &p,
+                    dparams,
+                    j,
+                    &mut blk,
+                    Some(first),
+                    &mut sc.borrow_mut(),
+                    tid as i32,
+                )
+            });
+            if let Err(e) = r {
+                *errors.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            }
+        });
+        if let Some(e) = errors.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
     }
     Ok(nbytes)
 }

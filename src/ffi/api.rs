@@ -660,14 +660,75 @@ pub extern "C" fn blosc2_set_nthreads(nthreads: i16) -> i16 {
     })
 }
 
+/// One job handed to a caller's threads callback.
+#[repr(C)]
+struct CallbackJob {
+    run: *const (dyn Fn(usize) + Sync),
+    index: usize,
+}
+
+unsafe extern "C" fn callback_trampoline(arg: *mut c_void) {
+    if arg.is_null() {
+        return;
+    }
+    // SAFETY: `arg` points at one CallbackJob of the array built in the executor
+    // below, which outlives the callback call; `run` borrows a closure that is
+    // alive for the same duration.
+    let job = unsafe { &*(arg as *const CallbackJob) };
+    let f = unsafe { &*job.run };
+    let index = job.index;
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(index)));
+}
+
+struct CallbackExecutor {
+    callback: unsafe extern "C" fn(
+        *mut c_void,
+        Option<unsafe extern "C" fn(*mut c_void)>,
+        c_int,
+        usize,
+        *mut c_void,
+    ),
+    data: usize,
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_set_threads_callback(
     callback: blosc_threads_callback,
     callback_data: *mut c_void,
 ) {
-    let _ = (callback, callback_data);
-    // Work is spread over our own persistent pool; a caller-provided callback is
-    // accepted for source compatibility.
+    guard((), || match callback {
+        None => crate::pool::set_executor(None),
+        Some(cb) => {
+            let ex = CallbackExecutor {
+                callback: cb,
+                data: callback_data as usize,
+            };
+            crate::pool::set_executor(Some(std::sync::Arc::new(
+                move |njobs: usize, f: &(dyn Fn(usize) + Sync)| {
+                    // SAFETY: erase the borrow's lifetime only for the duration of the
+                    // callback, which must return after every job has run.
+                    let f: &'static (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(f) };
+                    let mut jobs: Vec<CallbackJob> = (0..njobs)
+                        .map(|index| CallbackJob {
+                            run: f as *const _,
+                            index,
+                        })
+                        .collect();
+                    // SAFETY: the caller's callback runs `dojob` on each of the `njobs`
+                    // entries (each `elsize` bytes) and returns when all are done.
+                    unsafe {
+                        (ex.callback)(
+                            ex.data as *mut c_void,
+                            Some(callback_trampoline),
+                            njobs as c_int,
+                            std::mem::size_of::<CallbackJob>(),
+                            jobs.as_mut_ptr() as *mut c_void,
+                        )
+                    };
+                },
+            )));
+        }
+    })
 }
 
 // ---------------------------------------------------------------- names
@@ -997,7 +1058,13 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
         if start % ts != 0 || nbytes % ts != 0 {
             return Error::InvalidParam.code();
         }
-        code(chunk::getitem_bytes(&ctx.dparams, s, start as i64, nbytes as i64, d))
+        code(chunk::getitem_bytes(
+            &ctx.dparams,
+            s,
+            start as i64,
+            nbytes as i64,
+            d,
+        ))
     })
 }
 
