@@ -47,6 +47,9 @@ if [ ! -d "$PYBLOSC1/blosc" ]; then
 fi
 PYTHONPATH="$PYBLOSC1" python3 tests/python/interop_blosc1.py "$ROOT/target/release/libblosc2.so"
 
+step "exported symbols versus the reference"
+scripts/check-exports.sh
+
 step "binary drop-in (program built against the reference, run with both libraries)"
 scripts/check-dropin.sh
 
