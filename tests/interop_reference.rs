@@ -142,7 +142,10 @@ impl Case {
     }
 
     fn dparams(&self) -> DParams {
-        DParams { nthreads: self.p.nthreads, ..DParams::default() }
+        DParams {
+            nthreads: self.p.nthreads,
+            ..DParams::default()
+        }
     }
 
     /// A class of parameters where the reference is known to misbehave on its
@@ -177,7 +180,9 @@ fn codec_name(c: u8) -> &'static str {
 const TYPESIZES: [i32; 7] = [1, 2, 3, 4, 8, 16, 255];
 
 fn gen_case(group: &'static str, codecs: &[u8], seed: u64, idx: u64, large_cap: usize) -> Case {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ idx.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ group_tag(group));
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        seed ^ idx.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ group_tag(group),
+    );
     let compcode = codecs[rng.gen_range(0..codecs.len())];
     let typesize = TYPESIZES[rng.gen_range(0..TYPESIZES.len())];
     let ts = typesize as usize;
@@ -225,7 +230,8 @@ fn gen_case(group: &'static str, codecs: &[u8], seed: u64, idx: u64, large_cap: 
         15..=16 => (size + rng.gen_range(1..=100_000)) as i32,
         _ => 1 << rng.gen_range(12..=18),
     };
-    let use_dict = matches!(compcode, codec::ZSTD | codec::LZ4 | codec::LZ4HC) && rng.gen_range(0..20) == 0;
+    let use_dict =
+        matches!(compcode, codec::ZSTD | codec::LZ4 | codec::LZ4HC) && rng.gen_range(0..20) == 0;
     let clevel = rng.gen_range(0..=9);
     let (filters, filters_meta) = pipeline.filters(typesize);
     let p = RefCParams {
@@ -249,11 +255,22 @@ fn gen_case(group: &'static str, codecs: &[u8], seed: u64, idx: u64, large_cap: 
             ranges.push((start, n));
         }
     }
-    Case { group, seed, idx, kind, pipeline, size, p, ranges }
+    Case {
+        group,
+        seed,
+        idx,
+        kind,
+        pipeline,
+        size,
+        p,
+        ranges,
+    }
 }
 
 fn group_tag(group: &str) -> u64 {
-    group.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    group.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 fn gen_data(case: &Case) -> Vec<u8> {
@@ -363,13 +380,25 @@ fn note(map: &mut BTreeMap<String, (usize, Vec<String>)>, cat: &str, ex: String)
 impl Report {
     fn hard(&mut self, cat: &str, case: &Case, msg: impl std::fmt::Display) {
         self.nhard += 1;
-        note(&mut self.hard, cat, format!("{msg}\n        {}", case.describe()));
+        note(
+            &mut self.hard,
+            cat,
+            format!("{msg}\n        {}", case.describe()),
+        );
     }
     fn soft(&mut self, cat: &str, case: &Case, msg: impl std::fmt::Display) {
-        note(&mut self.soft, cat, format!("{msg}\n        {}", case.describe()));
+        note(
+            &mut self.soft,
+            cat,
+            format!("{msg}\n        {}", case.describe()),
+        );
     }
     fn refbug(&mut self, cat: &str, case: &Case, msg: impl std::fmt::Display) {
-        note(&mut self.refbugs, cat, format!("{msg}\n        {}", case.describe()));
+        note(
+            &mut self.refbugs,
+            cat,
+            format!("{msg}\n        {}", case.describe()),
+        );
     }
 
     fn finish(self, group: &str, seed: u64, elapsed: Duration) {
@@ -431,7 +460,10 @@ fn first_diff(a: &[u8], b: &[u8]) -> String {
     match a.iter().zip(b).position(|(x, y)| x != y) {
         Some(i) => {
             let n = a.iter().zip(b).filter(|(x, y)| x != y).count();
-            format!("first difference at byte {i} ({} vs {}), {n} bytes differ", a[i], b[i])
+            format!(
+                "first difference at byte {i} ({} vs {}), {n} bytes differ",
+                a[i], b[i]
+            )
         }
         None => "equal".into(),
     }
@@ -483,12 +515,20 @@ fn run_case(case: &Case, rep: &mut Report) {
     let mut dest = vec![0u8; case.size + 32];
     let ours_chunk = match chunk::compress_into(&ours_p, &data, &mut dest) {
         Ok(0) => {
-            rep.hard("ours compress did not fit", case, "ours: compress_into returned 0 (did not fit) with a size+32 buffer");
+            rep.hard(
+                "ours compress did not fit",
+                case,
+                "ours: compress_into returned 0 (did not fit) with a size+32 buffer",
+            );
             None
         }
         Ok(n) => Some(dest[..n].to_vec()),
         Err(e) => {
-            rep.hard("ours compress failed", case, format!("ours: compress_into failed: {e:?}"));
+            rep.hard(
+                "ours compress failed",
+                case,
+                format!("ours: compress_into failed: {e:?}"),
+            );
             None
         }
     };
@@ -496,21 +536,43 @@ fn run_case(case: &Case, rep: &mut Report) {
         let expected = expected_for(case, &data, &truncated, oc);
         match ours_decompress(case, oc) {
             Ok(out) if out == expected => {}
-            Ok(out) => rep.hard("ours->ours wrong bytes", case, format!("ours->ours: wrong bytes: {}", first_diff(&out, &expected))),
-            Err(e) => rep.hard("ours->ours decode fails", case, format!("ours->ours: decompress failed: {e}")),
+            Ok(out) => rep.hard(
+                "ours->ours wrong bytes",
+                case,
+                format!("ours->ours: wrong bytes: {}", first_diff(&out, &expected)),
+            ),
+            Err(e) => rep.hard(
+                "ours->ours decode fails",
+                case,
+                format!("ours->ours: decompress failed: {e}"),
+            ),
         }
         let r = lib.decompress(case.p.nthreads, oc, case.size);
         if r.overrun > 0 {
-            rep.refbug("decompress writes past destsize (on our chunk)", case, format!("{} bytes past", r.overrun));
+            rep.refbug(
+                "decompress writes past destsize (on our chunk)",
+                case,
+                format!("{} bytes past", r.overrun),
+            );
         }
         if r.rc != case.size as i32 {
             rep.hard(
                 "ours->reference decode fails",
                 case,
-                format!("ours->reference: reference decompress returned {} (want {})", r.rc, case.size),
+                format!(
+                    "ours->reference: reference decompress returned {} (want {})",
+                    r.rc, case.size
+                ),
             );
         } else if r.out != expected {
-            rep.hard("ours->reference wrong bytes", case, format!("ours->reference: wrong bytes: {}", first_diff(&r.out, &expected)));
+            rep.hard(
+                "ours->reference wrong bytes",
+                case,
+                format!(
+                    "ours->reference: wrong bytes: {}",
+                    first_diff(&r.out, &expected)
+                ),
+            );
         }
     }
 
@@ -520,14 +582,22 @@ fn run_case(case: &Case, rep: &mut Report) {
         rep.refbug(
             "compress writes past dest (nbytes + BLOSC2_MAX_OVERHEAD)",
             case,
-            format!("{overrun} bytes past the {}-byte buffer, rc={:?}", case.size + 32, ref_res.as_ref().map(|c| c.len())),
+            format!(
+                "{overrun} bytes past the {}-byte buffer, rc={:?}",
+                case.size + 32,
+                ref_res.as_ref().map(|c| c.len())
+            ),
         );
     }
     let ref_chunk = match ref_res {
         Ok(c) => Some(c),
         Err(rc) => {
             if ours_chunk.is_some() {
-                rep.soft("reference refuses to compress, ours accepts", case, format!("reference rc={rc}"));
+                rep.soft(
+                    "reference refuses to compress, ours accepts",
+                    case,
+                    format!("reference rc={rc}"),
+                );
             }
             None
         }
@@ -538,14 +608,22 @@ fn run_case(case: &Case, rep: &mut Report) {
         let expected = expected_for(case, &data, &truncated, rc_chunk);
         let r = lib.decompress(case.p.nthreads, rc_chunk, case.size);
         if r.overrun > 0 {
-            rep.refbug("decompress writes past destsize (own chunk)", case, format!("{} bytes past", r.overrun));
+            rep.refbug(
+                "decompress writes past destsize (own chunk)",
+                case,
+                format!("{} bytes past", r.overrun),
+            );
         }
         let own = r.out;
         let ours = ours_decompress(case, rc_chunk);
         let class = known.unwrap_or("new class");
         if r.rc == case.size as i32 {
             if own != expected {
-                rep.refbug(&format!("decodes its own chunk to wrong bytes ({class})"), case, first_diff(&own, &expected));
+                rep.refbug(
+                    &format!("decodes its own chunk to wrong bytes ({class})"),
+                    case,
+                    first_diff(&own, &expected),
+                );
                 match &ours {
                     Ok(o) if *o == own || *o == expected => {}
                     Ok(o) => rep.hard(
@@ -572,7 +650,11 @@ fn run_case(case: &Case, rep: &mut Report) {
                 }
             }
         } else {
-            rep.refbug(&format!("cannot decode its own chunk ({class})"), case, format!("reference decompress rc={}", r.rc));
+            rep.refbug(
+                &format!("cannot decode its own chunk ({class})"),
+                case,
+                format!("reference decompress rc={}", r.rc),
+            );
             if let Ok(o) = &ours {
                 if *o != expected {
                     rep.hard(
@@ -597,12 +679,27 @@ fn run_case(case: &Case, rep: &mut Report) {
             let want = &expected[lo..hi];
             match ours_getitem(case, oc, start, n) {
                 Ok(g) if g == want => {}
-                Ok(g) => rep.hard("ours getitem on our chunk wrong bytes", case, format!("ours getitem({start},{n}) on our chunk: wrong bytes: {}", first_diff(&g, want))),
-                Err(e) => rep.hard("ours getitem on our chunk failed", case, format!("ours getitem({start},{n}) on our chunk failed: {e}")),
+                Ok(g) => rep.hard(
+                    "ours getitem on our chunk wrong bytes",
+                    case,
+                    format!(
+                        "ours getitem({start},{n}) on our chunk: wrong bytes: {}",
+                        first_diff(&g, want)
+                    ),
+                ),
+                Err(e) => rep.hard(
+                    "ours getitem on our chunk failed",
+                    case,
+                    format!("ours getitem({start},{n}) on our chunk failed: {e}"),
+                ),
             }
             let r = lib.getitem(case.p.nthreads, oc, start, n, hi - lo);
             if r.overrun > 0 {
-                rep.refbug("getitem writes past destsize (on our chunk)", case, format!("{} bytes past", r.overrun));
+                rep.refbug(
+                    "getitem writes past destsize (on our chunk)",
+                    case,
+                    format!("{} bytes past", r.overrun),
+                );
             }
             if r.rc != (hi - lo) as i32 || r.out != want {
                 let h = chunk::header(oc).ok();
@@ -618,8 +715,14 @@ fn run_case(case: &Case, rep: &mut Report) {
                 } else {
                     None
                 };
-                let what = if r.rc != (hi - lo) as i32 { format!("rc={}", r.rc) } else { first_diff(&r.out, want) };
-                let msg = format!("reference getitem({start},{n}) on our chunk: {what} (chunk blocksize {bs})");
+                let what = if r.rc != (hi - lo) as i32 {
+                    format!("rc={}", r.rc)
+                } else {
+                    first_diff(&r.out, want)
+                };
+                let msg = format!(
+                    "reference getitem({start},{n}) on our chunk: {what} (chunk blocksize {bs})"
+                );
                 match class {
                     Some(c) => rep.refbug(c, case, msg),
                     None => rep.hard("reference getitem on our chunk", case, msg),
@@ -632,7 +735,10 @@ fn run_case(case: &Case, rep: &mut Report) {
                 Ok(g) => rep.hard(
                     "ours getitem on the reference chunk wrong bytes",
                     case,
-                    format!("ours getitem({start},{n}) on the reference chunk: wrong bytes: {}", first_diff(&g, &dec[lo..hi])),
+                    format!(
+                        "ours getitem({start},{n}) on the reference chunk: wrong bytes: {}",
+                        first_diff(&g, &dec[lo..hi])
+                    ),
                 ),
                 Err(e) => rep.hard(
                     "ours getitem on the reference chunk failed",
@@ -647,19 +753,31 @@ fn run_case(case: &Case, rep: &mut Report) {
     if case.p.blocksize == 0 && known.is_none() {
         if let (Some(oc), Some(rc_chunk)) = (&ours_chunk, &ref_chunk) {
             rep.header_compared += 1;
-            let strict = matches!(case.p.compcode, codec::BLOSCLZ | codec::LZ4 | codec::LZ4HC | codec::ZSTD);
+            let strict = matches!(
+                case.p.compcode,
+                codec::BLOSCLZ | codec::LZ4 | codec::LZ4HC | codec::ZSTD
+            );
             let name = codec_name(case.p.compcode);
             let mut diffs = Vec::new();
             let mut at = Vec::new();
             for i in (0..32).filter(|i| !(12..16).contains(i)) {
                 if oc.get(i) != rc_chunk.get(i) {
                     at.push(i);
-                    diffs.push(format!("byte {i}: ours {:?} ref {:?}", oc.get(i), rc_chunk.get(i)));
+                    diffs.push(format!(
+                        "byte {i}: ours {:?} ref {:?}",
+                        oc.get(i),
+                        rc_chunk.get(i)
+                    ));
                 }
             }
             if !diffs.is_empty() {
                 let cat = format!("{name} header differs at bytes {at:?}");
-                let msg = format!("header differs (cbytes ours {} ref {}): {}", oc.len(), rc_chunk.len(), diffs.join(", "));
+                let msg = format!(
+                    "header differs (cbytes ours {} ref {}): {}",
+                    oc.len(),
+                    rc_chunk.len(),
+                    diffs.join(", ")
+                );
                 if strict {
                     rep.hard(&cat, case, msg);
                 } else {
@@ -670,14 +788,23 @@ fn run_case(case: &Case, rep: &mut Report) {
             rep.size_deltas.push(a / b - 1.0);
             if (a - b).abs() * 100.0 > a.max(b) {
                 let cat = format!("{name} compressed size differs by >1%");
-                let msg = format!("ours {} ref {} ({:+.2}%)", oc.len(), rc_chunk.len(), (a / b - 1.0) * 100.0);
+                let msg = format!(
+                    "ours {} ref {} ({:+.2}%)",
+                    oc.len(),
+                    rc_chunk.len(),
+                    (a / b - 1.0) * 100.0
+                );
                 if strict {
                     rep.hard(&cat, case, msg);
                 } else {
                     rep.soft(&cat, case, msg);
                 }
             } else if oc.len() != rc_chunk.len() {
-                rep.soft(&format!("{name} sizes differ (within 1%)"), case, format!("ours {} ref {}", oc.len(), rc_chunk.len()));
+                rep.soft(
+                    &format!("{name} sizes differ (within 1%)"),
+                    case,
+                    format!("ours {} ref {}", oc.len(), rc_chunk.len()),
+                );
             }
         }
     }
@@ -687,12 +814,22 @@ fn run_case(case: &Case, rep: &mut Report) {
 fn run_group(group: &'static str, codecs: &[u8], weight: f64) {
     let lib = reflib();
     let seed = common::test_seed();
-    let default_cases = if cfg!(debug_assertions) { 800.0 } else { 3000.0 };
+    let default_cases = if cfg!(debug_assertions) {
+        800.0
+    } else {
+        3000.0
+    };
     let ncases = common::env_num("BLOSC2_INTEROP_CASES", (default_cases * weight) as u64);
     let cap = Duration::from_secs(common::env_num("BLOSC2_INTEROP_SECS", 45u64));
-    let only: Option<u64> = std::env::var("BLOSC2_INTEROP_CASE").ok().and_then(|v| v.parse().ok());
+    let only: Option<u64> = std::env::var("BLOSC2_INTEROP_CASE")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let trace = std::env::var_os("BLOSC2_INTEROP_TRACE").is_some();
-    let large_cap = if cfg!(debug_assertions) { 2 << 20 } else { 4 << 20 };
+    let large_cap = if cfg!(debug_assertions) {
+        2 << 20
+    } else {
+        4 << 20
+    };
     println!(
         "interop group {group}: BLOSC2_TEST_SEED={seed} cases={ncases} reference={}",
         lib.path().display()

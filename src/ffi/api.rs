@@ -428,7 +428,8 @@ pub unsafe extern "C" fn blosc2_cbuffer_sizes(
         };
         let (n, c, b, rc) = match h {
             Ok(h) => {
-                let bs = if h.nbytes > 0 && h.blocksize > h.nbytes && h.flags & 0x3 != 0x3 {
+                // Like the reference, which reads only the first 16 bytes here.
+                let bs = if h.nbytes > 0 && h.blocksize > h.nbytes {
                     h.nbytes
                 } else {
                     h.blocksize

@@ -22,5 +22,8 @@ pub fn test_seed() -> u64 {
 
 /// An environment variable parsed as a number, with a default.
 pub fn env_num<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
 }

@@ -73,9 +73,19 @@ type InitFn = unsafe extern "C" fn();
 type CreateCctxFn = unsafe extern "C" fn(blosc2_cparams) -> *mut blosc2_context;
 type CreateDctxFn = unsafe extern "C" fn(blosc2_dparams) -> *mut blosc2_context;
 type FreeCtxFn = unsafe extern "C" fn(*mut blosc2_context);
-type CompressCtxFn = unsafe extern "C" fn(*mut blosc2_context, *const c_void, i32, *mut c_void, i32) -> c_int;
-type DecompressCtxFn = unsafe extern "C" fn(*mut blosc2_context, *const c_void, i32, *mut c_void, i32) -> c_int;
-type GetitemCtxFn = unsafe extern "C" fn(*mut blosc2_context, *const c_void, i32, c_int, c_int, *mut c_void, i32) -> c_int;
+type CompressCtxFn =
+    unsafe extern "C" fn(*mut blosc2_context, *const c_void, i32, *mut c_void, i32) -> c_int;
+type DecompressCtxFn =
+    unsafe extern "C" fn(*mut blosc2_context, *const c_void, i32, *mut c_void, i32) -> c_int;
+type GetitemCtxFn = unsafe extern "C" fn(
+    *mut blosc2_context,
+    *const c_void,
+    i32,
+    c_int,
+    c_int,
+    *mut c_void,
+    i32,
+) -> c_int;
 type CbufferSizesFn = unsafe extern "C" fn(*const c_void, *mut i32, *mut i32, *mut i32) -> c_int;
 
 /// Compression parameters in plain Rust terms (what the tests vary).
@@ -221,7 +231,9 @@ fn check_canary(buf: &[u8], len: usize, what: &str) -> usize {
     match buf[len..].iter().rposition(|&b| b != CANARY) {
         None => 0,
         Some(i) if i + 1 < CANARY_LEN => i + 1,
-        Some(_) => panic!("reference {what} wrote {CANARY_LEN}+ bytes past its {len}-byte output buffer"),
+        Some(_) => {
+            panic!("reference {what} wrote {CANARY_LEN}+ bytes past its {len}-byte output buffer")
+        }
     }
 }
 
@@ -247,7 +259,10 @@ impl RefLib {
         // SAFETY: the struct is fully initialised, with null for every pointer
         // (no schunk, prefilter, tuner or plugin params); create_cctx copies it.
         let ptr = unsafe { (self.create_cctx)(p.to_c()) };
-        assert!(!ptr.is_null(), "reference blosc2_create_cctx returned NULL for {p:?}");
+        assert!(
+            !ptr.is_null(),
+            "reference blosc2_create_cctx returned NULL for {p:?}"
+        );
         Ctx { lib: self, ptr }
     }
 
@@ -292,7 +307,11 @@ impl RefLib {
     /// to always suffice); on success returns the chunk, else the C code.
     /// The second value is the overrun past that buffer (see [`RefOut`]).
     pub fn compress_chunk(&self, p: &RefCParams, src: &[u8]) -> (Result<Vec<u8>, i32>, usize) {
-        let RefOut { rc, mut out, overrun } = self.compress(p, src, src.len() + 32);
+        let RefOut {
+            rc,
+            mut out,
+            overrun,
+        } = self.compress(p, src, src.len() + 32);
         if rc <= 0 {
             return (Err(rc), overrun);
         }
@@ -325,7 +344,14 @@ impl RefLib {
 
     /// `blosc2_getitem_ctx` of `nitems` items from `start`, into a buffer of
     /// exactly `destsize` bytes (plus a canary that must stay untouched).
-    pub fn getitem(&self, nthreads: i16, chunk: &[u8], start: i32, nitems: i32, destsize: usize) -> RefOut {
+    pub fn getitem(
+        &self,
+        nthreads: i16,
+        chunk: &[u8],
+        start: i32,
+        nitems: i32,
+        destsize: usize,
+    ) -> RefOut {
         let ctx = self.dctx(nthreads);
         let mut out = vec![0u8; destsize + CANARY_LEN];
         out[destsize..].fill(CANARY);
