@@ -47,6 +47,16 @@ if [ ! -d "$PYBLOSC1/blosc" ]; then
 fi
 PYTHONPATH="$PYBLOSC1" python3 tests/python/interop_blosc1.py "$ROOT/target/release/libblosc2.so"
 
+step "frames: C programs on the reference and on ours write identical bytes and read each other's"
+tests/interop_frames/run.sh
+
+step "frames: python-blosc2 4.14.1 reads ours and ours reads python-blosc2's"
+PYBLOSC2="$ROOT/.ref/py-blosc2"
+if [ ! -d "$PYBLOSC2/blosc2" ]; then
+  python3 -m pip install -q --disable-pip-version-check --target "$PYBLOSC2" blosc2==4.14.1
+fi
+PYTHONPATH="$PYBLOSC2" python3 tests/python/interop_frames.py
+
 step "exported symbols versus the reference"
 scripts/check-exports.sh
 

@@ -9,6 +9,8 @@ pub mod error;
 pub mod ffi;
 pub mod filter;
 pub mod format;
+pub mod frame;
 pub mod pool;
+pub mod schunk;
 
 pub use error::{Error, Result};

@@ -143,6 +143,9 @@ fn compress_blocks(
     bstarts_at: usize,
     start: usize,
 ) -> Result<Option<usize>> {
+    if !job.training && bstarts_at + 4 * job.nblocks > dest.len() {
+        return Ok(None);
+    }
     let nthreads = job.params.nthreads.max(1) as usize;
     if nthreads > 1 && job.nblocks > 1 {
         return compress_blocks_parallel(job, dest, bstarts_at, start, nthreads);
@@ -310,7 +313,10 @@ pub fn compress(
     let use_dict = params.use_dict && clevel > 0 && extended;
 
     let mut memcpyed = clevel == 0 || srcsize < MIN_BUFFERSIZE as usize;
-    if !memcpyed && overhead + 4 * nblocks > dest.len() {
+    // (With a dictionary the reference trains first and only then finds out that
+    // the block starts do not fit; it falls back to a plain copy later, keeping
+    // the codec bits in the flags. We do the same to write the same header.)
+    if !memcpyed && !use_dict && overhead + 4 * nblocks > dest.len() {
         memcpyed = true;
     }
     let mut flags: u8 = if extended {
@@ -319,20 +325,27 @@ pub fn compress(
         0
     };
     let mut split = false;
+    let mut copy_flags_split: Option<bool> = None;
     if !memcpyed {
         flags |= filter_flags;
         // Split only where every full block divides into typesize equal streams:
         // the reference splits some layouts it then cannot decode.
-        split = split_block(
+        let ref_split = split_block(
             params.splitmode,
             params.compcode,
             clevel,
             filter_flags,
             typesize,
             blocksize as i32,
-        ) && blocksize % typesize as usize == 0;
+        );
+        split = ref_split && blocksize % typesize as usize == 0;
         if !split {
             flags |= FLAG_DONT_SPLIT;
+        }
+        if ref_split != split {
+            // Remembered for the plain-copy fallback below, where the split bit
+            // does not matter for decoding and we write the reference's choice.
+            copy_flags_split = Some(ref_split);
         }
         flags |= codec::compformat(params.compcode) << 5;
     }
@@ -409,6 +422,12 @@ pub fn compress(
             return Ok(0);
         }
         header.flags |= FLAG_MEMCPYED;
+        if let Some(ref_split) = copy_flags_split {
+            header.flags &= !FLAG_DONT_SPLIT;
+            if !ref_split {
+                header.flags |= FLAG_DONT_SPLIT;
+            }
+        }
         copy_memcpyed(&job, &mut dest[overhead..overhead + srcsize])?;
         cbytes = Some(overhead + srcsize);
     }

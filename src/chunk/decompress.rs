@@ -56,7 +56,9 @@ pub(crate) fn parse(src: &[u8]) -> Result<Parsed<'_>> {
     let special = h.special().ok_or(Error::Data)?;
     let memcpyed = h.memcpyed();
     let nbytes = h.nbytes as usize;
-    if memcpyed && special == Special::None && cbytes != nbytes + overhead {
+    // A plain copy must hold exactly its bytes (also when a special-value bit is
+    // set too: such headers are contradictory and the reference refuses them).
+    if memcpyed && cbytes != nbytes + overhead {
         return Err(Error::Data);
     }
     let blocksize = h.blocksize as usize;

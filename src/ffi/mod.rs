@@ -7,6 +7,7 @@
 pub mod api;
 pub mod ctx;
 pub mod plugins;
+pub mod schunk;
 pub mod types;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,3 +1,4 @@
 //! Byte layouts with no I/O.
 
+pub mod frame;
 pub mod header;

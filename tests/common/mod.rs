@@ -2,8 +2,14 @@
 
 pub mod reflib;
 
-/// The base seed: `$BLOSC2_TEST_SEED` (decimal or 0x-hex) or the clock.
+/// The base seed: `$BLOSC2_TEST_SEED` (decimal or 0x-hex) or the clock; one
+/// value per test process.
 pub fn test_seed() -> u64 {
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(pick_seed)
+}
+
+fn pick_seed() -> u64 {
     if let Ok(s) = std::env::var("BLOSC2_TEST_SEED") {
         let s = s.trim();
         let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
