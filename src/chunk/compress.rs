@@ -179,7 +179,8 @@ fn compress_blocks_parallel(
     start: usize,
     nthreads: usize,
 ) -> Result<Option<usize>> {
-    let ngroups = nthreads.min(job.nblocks);
+    // A few groups per worker balance blocks that compress at different speeds.
+    let ngroups = (nthreads * 4).min(job.nblocks);
     let per = job.nblocks.div_ceil(ngroups);
     let groups: Vec<(usize, usize)> = (0..ngroups)
         .map(|g| (g * per, ((g + 1) * per).min(job.nblocks)))
@@ -195,19 +196,22 @@ fn compress_blocks_parallel(
             let cap: usize = (first..last)
                 .map(|j| job.block_size(j).0 + 5 * job.typesize.max(1) + 8)
                 .sum();
-            let mut buf = vec![0u8; cap.min(room)];
+            let mut buf = take_buffer(cap.min(room));
+            let out = &mut buf[..cap.min(room)];
             let mut sizes = Vec::with_capacity(last - first);
             let mut pos = 0;
             for j in first..last {
-                match compress_block(job, j, &mut buf[pos..], &mut sc, tid as i32)? {
+                match compress_block(job, j, &mut out[pos..], &mut sc, tid as i32)? {
                     Some(n) => {
                         sizes.push(n);
                         pos += n;
                     }
-                    None => return Ok(None),
+                    None => {
+                        give_back(buf);
+                        return Ok(None);
+                    }
                 }
             }
-            buf.truncate(pos);
             Ok(Some((buf, sizes)))
         });
         *slots[g].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
@@ -219,7 +223,9 @@ fn compress_blocks_parallel(
         let Some((buf, sizes)) = r.ok_or(Error::ThreadCreate)?? else {
             return Ok(None);
         };
-        if ntbytes + buf.len() > dest.len() {
+        let used: usize = sizes.iter().sum();
+        if ntbytes + used > dest.len() {
+            give_back(buf);
             return Ok(None);
         }
         let mut pos = ntbytes;
@@ -231,10 +237,35 @@ fn compress_blocks_parallel(
             pos += n;
             j += 1;
         }
-        dest[ntbytes..ntbytes + buf.len()].copy_from_slice(&buf);
-        ntbytes += buf.len();
+        dest[ntbytes..ntbytes + used].copy_from_slice(&buf[..used]);
+        ntbytes += used;
+        give_back(buf);
     }
     Ok(Some(ntbytes))
+}
+
+/// Output buffers of parallel groups, kept between calls so that they are not
+/// allocated and zeroed again for every chunk.
+static BUFFERS: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
+
+fn take_buffer(n: usize) -> Vec<u8> {
+    let mut v = BUFFERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .pop()
+        .unwrap_or_default();
+    if v.len() < n {
+        v.resize(n, 0);
+    }
+    v
+}
+
+fn give_back(v: Vec<u8>) {
+    let mut pool = BUFFERS.lock().unwrap_or_else(|e| e.into_inner());
+    // Keep a bounded amount of memory around: a few small buffers only.
+    if pool.len() < 32 && v.len() <= 8 << 20 {
+        pool.push(v);
+    }
 }
 
 /// Check the parameters the way the reference does before compressing.

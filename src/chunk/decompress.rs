@@ -352,6 +352,38 @@ pub fn decompress(
     let skip = |j: usize| maskout.is_some_and(|m| m[j]);
     let nthreads = dparams.nthreads.max(1) as usize;
     let delta = has_delta(&p);
+    if nthreads > 1 && p.nblocks > 2 && !delta {
+        // No block depends on another: all of them go to the workers.
+        let blocks: Vec<std::sync::Mutex<&mut [u8]>> = dest
+            .chunks_mut(p.blocksize)
+            .map(std::sync::Mutex::new)
+            .collect();
+        let errors: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+        crate::pool::run(nthreads, blocks.len(), &|j, tid| {
+            if skip(j) {
+                return;
+            }
+            let mut blk = blocks[j].lock().unwrap_or_else(|e| e.into_inner());
+            let r = SCRATCH.with(|sc| {
+                decode_block(
+                    &p,
+                    dparams,
+                    j,
+                    &mut blk,
+                    None,
+                    &mut sc.borrow_mut(),
+                    tid as i32,
+                )
+            });
+            if let Err(e) = r {
+                *errors.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            }
+        });
+        return match errors.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(nbytes),
+        };
+    }
     let (first, rest) = dest.split_at_mut(p.blocksize.min(nbytes));
     // Block 0 goes first: with delta, every other block refers to it.
     SCRATCH.with(|sc| -> Result<()> {

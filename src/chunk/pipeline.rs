@@ -192,6 +192,13 @@ pub fn backward(
     // Stage: 0 = out, 1 = scratch_data, 2 = scratch_other
     let mut stage: u8 = if data_in_out { 0 } else { 1 };
     let ts = bi.typesize;
+    // The last filter that moves bytes between buffers writes straight into
+    // `out` (unless a postfilter still has to run), saving a block copy.
+    let last_writer = if bi.postfilter.is_none() {
+        (0..MAX_FILTERS).find(|&i| !matches!(bi.filters[i], NOFILTER | TRUNC_PREC | DELTA))
+    } else {
+        None
+    };
     for i in (0..MAX_FILTERS).rev() {
         let f = bi.filters[i];
         if f == NOFILTER || f == TRUNC_PREC {
@@ -211,13 +218,16 @@ pub fn backward(
         }
         // Every other filter reads one buffer and writes another; the final one
         // writes straight into `out` when no postfilter follows.
-        let (input, output, next): (&[u8], &mut [u8], u8) = match stage {
-            0 => {
+        let to_out = last_writer == Some(i) && stage != 0;
+        let (input, output, next): (&[u8], &mut [u8], u8) = match (stage, to_out) {
+            (0, _) => {
                 scratch_data[..bsize].copy_from_slice(out);
                 (&scratch_data[..bsize], &mut scratch_other[..bsize], 2)
             }
-            1 => (&scratch_data[..bsize], &mut scratch_other[..bsize], 2),
-            _ => (&scratch_other[..bsize], &mut scratch_data[..bsize], 1),
+            (1, true) => (&scratch_data[..bsize], &mut out[..], 0),
+            (1, false) => (&scratch_data[..bsize], &mut scratch_other[..bsize], 2),
+            (_, true) => (&scratch_other[..bsize], &mut out[..], 0),
+            (_, false) => (&scratch_other[..bsize], &mut scratch_data[..bsize], 1),
         };
         let meta = bi.filters_meta[i];
         match f {
