@@ -18,11 +18,10 @@ pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32) -> usize {
         let c =
             cs[level].get_or_insert_with(|| Compress::new(Compression::new(level as u32), true));
         c.reset();
-        let r = match c.compress(src, dest, FlushCompress::Finish) {
+        match c.compress(src, dest, FlushCompress::Finish) {
             Ok(Status::StreamEnd) => c.total_out() as usize,
             _ => 0,
-        };
-        r
+        }
     })
 }
 

@@ -1,0 +1,3 @@
+module example.com/blosc2-go
+
+go 1.19
