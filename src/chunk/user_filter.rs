@@ -26,7 +26,9 @@ pub struct RegisteredFilter {
     pub plugin: Arc<dyn FilterPlugin>,
 }
 
-static REGISTRY: Lazy<RwLock<Vec<RegisteredFilter>>> = Lazy::new(|| RwLock::new(Vec::new()));
+// Starts with the filters the reference registers at start (bytedelta, ...).
+static REGISTRY: Lazy<RwLock<Vec<RegisteredFilter>>> =
+    Lazy::new(|| RwLock::new(crate::filter::plugins::builtin_filters()));
 
 /// Last id of the built-in filters.
 pub const DEFINED_FILTERS_STOP: u8 = 31;

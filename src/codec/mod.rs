@@ -2,6 +2,7 @@
 
 pub mod blosclz;
 pub mod lz4;
+pub mod ndlz;
 pub mod zlib;
 pub mod zstd;
 
@@ -189,7 +190,16 @@ pub struct RegisteredCodec {
     pub plugin: Arc<dyn CodecPlugin>,
 }
 
-static REGISTRY: Lazy<RwLock<Vec<RegisteredCodec>>> = Lazy::new(|| RwLock::new(Vec::new()));
+// Starts with the codecs the reference registers at start (ndlz).
+static REGISTRY: Lazy<RwLock<Vec<RegisteredCodec>>> = Lazy::new(|| {
+    RwLock::new(vec![RegisteredCodec {
+        compcode: ndlz::NDLZ,
+        name: "ndlz".into(),
+        complib: ndlz::NDLZ,
+        version: 1,
+        plugin: Arc::new(ndlz::Ndlz),
+    }])
+});
 
 /// Find a registered codec.
 pub fn find_user(compcode: u8) -> Option<RegisteredCodec> {

@@ -234,5 +234,54 @@ pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_in
     })
 }
 
-/// Plugins the reference registers in `blosc2_init` (none built in yet at the chunk level).
-pub fn register_builtin_plugins() {}
+/// Typesize of the `blosc2_schunk` at `schunk` (for plugins that read it).
+fn schunk_typesize(schunk: usize) -> Option<i32> {
+    let p = schunk as *const super::schunk::blosc2_schunk;
+    // SAFETY: a non-zero `schunk` in the parameters is the `blosc2_schunk`
+    // pointer the caller put in its cparams/dparams (as in the reference,
+    // whose plugins dereference it too); it outlives the call.
+    unsafe { p.as_ref() }.map(|s| s.typesize)
+}
+
+/// Content of the fixed-length metalayer `name` of the `blosc2_schunk` at
+/// `schunk`.
+fn schunk_meta(schunk: usize, name: &str) -> Option<Vec<u8>> {
+    let p = schunk as *const super::schunk::blosc2_schunk;
+    // SAFETY: as in `schunk_typesize`.
+    let sc = unsafe { p.as_ref() }?;
+    let n = (sc.nmetalayers as usize).min(super::schunk::MAX_METALAYERS);
+    for &m in &sc.metalayers[..n] {
+        // SAFETY: the first `nmetalayers` entries are null or point at live
+        // metalayers whose name is a C string and whose content holds
+        // `content_len` bytes (kept so by the super-chunk's owner).
+        let Some(m) = (unsafe { m.as_ref() }) else {
+            continue;
+        };
+        if m.name.is_null() {
+            continue;
+        }
+        // SAFETY: see above.
+        let mname = unsafe { CStr::from_ptr(m.name) };
+        if mname.to_bytes() != name.as_bytes() {
+            continue;
+        }
+        if m.content.is_null() || m.content_len < 0 {
+            return None;
+        }
+        // SAFETY: see above.
+        let content = unsafe { std::slice::from_raw_parts(m.content, m.content_len as usize) };
+        return Some(content.to_vec());
+    }
+    None
+}
+
+/// Plugins the reference registers in `blosc2_init`.  The filters
+/// (bytedelta, int_trunc) and the ndlz codec are part of the engine's
+/// registries from the start; this gives them access to the super-chunk
+/// (typesize, "b2nd" metalayer) behind the `schunk` pointer of the parameters.
+pub fn register_builtin_plugins() {
+    crate::filter::plugins::set_schunk_hooks(crate::filter::plugins::SchunkHooks {
+        typesize: schunk_typesize,
+        meta: schunk_meta,
+    });
+}

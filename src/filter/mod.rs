@@ -15,6 +15,7 @@
 mod bitshuffle;
 mod delta;
 mod dispatch;
+pub mod plugins;
 mod shuffle;
 mod truncprec;
 

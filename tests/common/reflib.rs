@@ -383,3 +383,103 @@ impl RefLib {
         (rc, n, c, b)
     }
 }
+
+/// Mirror of `blosc2_storage` (blosc2.h of c-blosc2 3.3.5).
+#[repr(C)]
+struct blosc2_storage {
+    contiguous: bool,
+    urlpath: *mut std::os::raw::c_char,
+    cparams: *mut blosc2_cparams,
+    dparams: *mut blosc2_dparams,
+    io: *mut c_void,
+}
+const _: () = assert!(std::mem::size_of::<blosc2_storage>() == 40);
+
+type SchunkNewFn = unsafe extern "C" fn(*mut blosc2_storage) -> *mut c_void;
+type SchunkFreeFn = unsafe extern "C" fn(*mut c_void) -> c_int;
+type MetaAddFn =
+    unsafe extern "C" fn(*mut c_void, *const std::os::raw::c_char, *mut u8, i32) -> c_int;
+
+impl RefLib {
+    /// Compress `src` as one chunk with `cparams.schunk` pointing at a fresh
+    /// in-memory reference super-chunk that holds a fixed-length metalayer
+    /// `meta_name` with `meta` (what plugins such as ndlz read: "b2nd").
+    pub fn compress_chunk_with_meta(
+        &self,
+        p: &RefCParams,
+        meta_name: &str,
+        meta: &[u8],
+        src: &[u8],
+    ) -> (Result<Vec<u8>, i32>, usize) {
+        let name = std::ffi::CString::new(meta_name).expect("metalayer name without NUL");
+        let mut content = meta.to_vec();
+        // SAFETY: the symbols are declared in blosc2.h (3.3.5) with these C
+        // signatures; `_lib` keeps them loaded for the life of `self`.
+        let (schunk_new, schunk_free, meta_add) = unsafe {
+            let a: Symbol<SchunkNewFn> = self
+                ._lib
+                .get(b"blosc2_schunk_new\0")
+                .expect("blosc2_schunk_new");
+            let b: Symbol<SchunkFreeFn> = self
+                ._lib
+                .get(b"blosc2_schunk_free\0")
+                .expect("blosc2_schunk_free");
+            let c: Symbol<MetaAddFn> = self
+                ._lib
+                .get(b"blosc2_meta_add\0")
+                .expect("blosc2_meta_add");
+            (a, b, c)
+        };
+        let mut storage = blosc2_storage {
+            contiguous: false,
+            urlpath: std::ptr::null_mut(),
+            cparams: std::ptr::null_mut(),
+            dparams: std::ptr::null_mut(),
+            io: std::ptr::null_mut(),
+        };
+        // SAFETY: a fully initialised storage with null pointers (defaults,
+        // in memory); the library copies what it keeps.
+        let sc = unsafe { schunk_new(&mut storage) };
+        assert!(!sc.is_null(), "reference blosc2_schunk_new returned NULL");
+        // SAFETY: sc is a live super-chunk; name is a C string; content is
+        // readable for its length (copied by the callee).
+        let rc = unsafe {
+            meta_add(
+                sc,
+                name.as_ptr(),
+                content.as_mut_ptr(),
+                content.len() as i32,
+            )
+        };
+        assert!(rc >= 0, "reference blosc2_meta_add failed: {rc}");
+        let mut c = p.to_c();
+        c.schunk = sc;
+        // SAFETY: fully initialised cparams whose only pointer is the live
+        // super-chunk above, which outlives the context.
+        let ptr = unsafe { (self.create_cctx)(c) };
+        assert!(!ptr.is_null(), "reference blosc2_create_cctx returned NULL");
+        let ctx = Ctx { lib: self, ptr };
+        let destsize = src.len() + 32;
+        let mut out = vec![CANARY; destsize + CANARY_LEN];
+        // SAFETY: as in `compress`.
+        let rc = unsafe {
+            (self.compress_ctx)(
+                ctx.ptr,
+                src.as_ptr().cast(),
+                src.len() as i32,
+                out.as_mut_ptr().cast(),
+                destsize as i32,
+            )
+        };
+        drop(ctx);
+        // SAFETY: sc came from blosc2_schunk_new and is freed once, after
+        // the context that referred to it.
+        unsafe { schunk_free(sc) };
+        let overrun = check_canary(&out, destsize, "blosc2_compress_ctx");
+        if rc <= 0 {
+            return (Err(rc), overrun);
+        }
+        out.truncate(rc as usize);
+        (Ok(out), overrun)
+    }
+}

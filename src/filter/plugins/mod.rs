@@ -1,0 +1,146 @@
+//! The filters c-blosc2 registers at start (`register_filters` in the
+//! reference): they are part of the engine's filter registry from the first
+//! use, with the reference's ids and names, with or without `blosc2_init`.
+//!
+//! | id | name              |
+//! |----|-------------------|
+//! | 34 | `bytedelta_buggy` |
+//! | 35 | `bytedelta`       |
+//! | 36 | `int_trunc`       |
+//!
+//! Filters that need the super-chunk (bytedelta with meta 0 takes the
+//! typesize of the super-chunk) reach it through [`SchunkHooks`], which the C
+//! layer installs.
+
+pub mod b2nd_meta;
+pub mod bytedelta;
+pub mod int_trunc;
+
+use crate::chunk::user_filter::{FilterPlugin, RegisteredFilter};
+use crate::codec::CallInfo;
+use crate::error::Error;
+use std::sync::{Arc, OnceLock};
+
+/// `BLOSC_FILTER_NDCELL`.
+pub const NDCELL: u8 = 32;
+/// `BLOSC_FILTER_NDMEAN`.
+pub const NDMEAN: u8 = 33;
+/// `BLOSC_FILTER_BYTEDELTA_BUGGY`.
+pub const BYTEDELTA_BUGGY: u8 = 34;
+/// `BLOSC_FILTER_BYTEDELTA`.
+pub const BYTEDELTA: u8 = 35;
+/// `BLOSC_FILTER_INT_TRUNC`.
+pub const INT_TRUNC: u8 = 36;
+
+/// Access to the super-chunk behind the opaque `schunk` of a [`CallInfo`].
+/// Installed once by the C layer (which owns the `blosc2_schunk` layout).
+#[derive(Clone, Copy)]
+pub struct SchunkHooks {
+    /// The super-chunk's typesize.
+    pub typesize: fn(schunk: usize) -> Option<i32>,
+    /// The content of a fixed-length metalayer.
+    pub meta: fn(schunk: usize, name: &str) -> Option<Vec<u8>>,
+}
+
+static HOOKS: OnceLock<SchunkHooks> = OnceLock::new();
+
+/// Install the super-chunk accessors (the first call wins).
+pub fn set_schunk_hooks(h: SchunkHooks) {
+    let _ = HOOKS.set(h);
+}
+
+/// The typesize of the super-chunk of `info`, falling back to the typesize of
+/// the parameters when there is a super-chunk the hooks cannot read.  `None`
+/// without a super-chunk.
+pub fn schunk_typesize(info: &CallInfo) -> Option<i32> {
+    if info.schunk == 0 {
+        return None;
+    }
+    HOOKS
+        .get()
+        .and_then(|h| (h.typesize)(info.schunk))
+        .or(Some(info.typesize))
+}
+
+/// A metalayer of the super-chunk of `info` (`None` without a super-chunk,
+/// without hooks, or when it has no such metalayer).
+pub fn schunk_meta(info: &CallInfo, name: &str) -> Option<Vec<u8>> {
+    if info.schunk == 0 {
+        return None;
+    }
+    HOOKS.get().and_then(|h| (h.meta)(info.schunk, name))
+}
+
+const SUCCESS: i32 = 0;
+
+struct ByteDelta(bytedelta::Flavour);
+
+impl ByteDelta {
+    /// The stream count: the meta byte, or the super-chunk's typesize for 0
+    /// (an error without a super-chunk, as in the reference).
+    fn typesize(info: &CallInfo) -> Option<usize> {
+        if info.meta != 0 {
+            return Some(info.meta as usize);
+        }
+        match schunk_typesize(info) {
+            Some(t) if t > 0 => Some(t as usize),
+            _ => None,
+        }
+    }
+}
+
+impl FilterPlugin for ByteDelta {
+    fn forward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _id: u8) -> i32 {
+        let Some(ts) = Self::typesize(info) else {
+            return Error::Failure.code();
+        };
+        bytedelta::encode(self.0, ts, src, dest);
+        SUCCESS
+    }
+    fn backward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _id: u8) -> i32 {
+        let Some(ts) = Self::typesize(info) else {
+            return Error::Failure.code();
+        };
+        bytedelta::decode(self.0, ts, src, dest);
+        SUCCESS
+    }
+}
+
+struct IntTrunc;
+
+impl FilterPlugin for IntTrunc {
+    fn forward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _id: u8) -> i32 {
+        let ts = usize::try_from(info.typesize).unwrap_or(0);
+        match int_trunc::truncate(info.meta as i8, ts, src, dest) {
+            Ok(()) => SUCCESS,
+            Err(()) => Error::Failure.code(),
+        }
+    }
+    fn backward(&self, src: &[u8], dest: &mut [u8], _info: &CallInfo, _id: u8) -> i32 {
+        dest[..src.len()].copy_from_slice(src);
+        SUCCESS
+    }
+}
+
+/// The built-in registered filters, in the reference's registration order.
+pub fn builtin_filters() -> Vec<RegisteredFilter> {
+    let f = |id: u8, name: &str, plugin: Arc<dyn FilterPlugin>| RegisteredFilter {
+        id,
+        name: name.into(),
+        version: 1,
+        plugin,
+    };
+    vec![
+        f(
+            BYTEDELTA_BUGGY,
+            "bytedelta_buggy",
+            Arc::new(ByteDelta(bytedelta::Flavour::Buggy)),
+        ),
+        f(
+            BYTEDELTA,
+            "bytedelta",
+            Arc::new(ByteDelta(bytedelta::Flavour::Fixed)),
+        ),
+        f(INT_TRUNC, "int_trunc", Arc::new(IntTrunc)),
+    ]
+}
