@@ -63,4 +63,10 @@ scripts/check-exports.sh
 step "binary drop-in (program built against the reference, run with both libraries)"
 scripts/check-dropin.sh
 
+step "install layout and consumers (C/pkg-config, C++17/CMake, static C, Python ctypes, Go cgo, Rust)"
+scripts/check-consumers.sh
+
+step "Bloscpack: bloscpack 0.16.0 (python-blosc 1.11.4) reads ours and ours reads its"
+python3 tests/python/interop_bloscpack.py "$ROOT/target/release/blosc2"
+
 step "all tests passed"
