@@ -11,6 +11,7 @@ pub mod ffi;
 pub mod filter;
 pub mod format;
 pub mod frame;
+pub mod io;
 pub mod pool;
 pub mod schunk;
 

@@ -123,6 +123,32 @@ fn mirrors_match_c_layout() {
             [init, next_blocksize, next_cparams, update, free, id, name]
         ),
         fields!(blosc_timestamp_t, "blosc_timestamp_t", [tv_sec, tv_nsec]),
+        fields!(
+            blosc2::ffi::io::blosc2_io_cb,
+            "blosc2_io_cb",
+            [
+                id,
+                name,
+                is_allocation_necessary,
+                open,
+                close,
+                size,
+                write,
+                read,
+                truncate,
+                destroy
+            ]
+        ),
+        fields!(
+            blosc2::ffi::io::blosc2_stdio_file,
+            "blosc2_stdio_file",
+            [file]
+        ),
+        fields!(
+            blosc2::ffi::schunk::blosc2_stdio_params,
+            "blosc2_stdio_params",
+            [locking]
+        ),
     ];
     let mut c = String::from("#include <blosc2.h>\n#include <blosc2/blosc2-stdio.h>\n#include <stdio.h>\n#include <stddef.h>\nint main(void) {\n");
     let mut expected = Vec::new();

@@ -980,6 +980,13 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
             Ok(s) => s,
             Err(e) => return e.code(),
         };
+        // A lazy chunk of a super-chunk on disk: read the rest through it.
+        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
+        let resolved = match unsafe { super::schunk::resolve_lazy_for(ctx.dparams.schunk, s) } {
+            Ok(r) => r,
+            Err(e) => return e.code(),
+        };
+        let s = resolved.as_deref().unwrap_or(s);
         if dest.is_null() && destsize > 0 {
             return Error::NullPointer.code();
         }
@@ -1015,6 +1022,13 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
             Ok(s) => s,
             Err(e) => return e.code(),
         };
+        // A lazy chunk of a super-chunk on disk: read the rest through it.
+        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
+        let resolved = match unsafe { super::schunk::resolve_lazy_for(ctx.dparams.schunk, s) } {
+            Ok(r) => r,
+            Err(e) => return e.code(),
+        };
+        let s = resolved.as_deref().unwrap_or(s);
         if dest.is_null() {
             return Error::NullPointer.code();
         }
@@ -1050,6 +1064,13 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
             Ok(s) => s,
             Err(e) => return e.code(),
         };
+        // A lazy chunk of a super-chunk on disk: read the rest through it.
+        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
+        let resolved = match unsafe { super::schunk::resolve_lazy_for(ctx.dparams.schunk, s) } {
+            Ok(r) => r,
+            Err(e) => return e.code(),
+        };
+        let s = resolved.as_deref().unwrap_or(s);
         if dest.is_null() {
             return Error::NullPointer.code();
         }

@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod ctx;
+pub mod io;
 pub mod plugins;
 pub mod schunk;
 pub mod types;

@@ -116,6 +116,8 @@ struct Holder {
     /// super-chunk only after `avoid_cframe_free(false)`.
     user_cframe: *mut u8,
     avoid_cframe_free: bool,
+    /// The advisory lock file held by `blosc2_schunk_lock`, and its depth.
+    lock: Option<(std::fs::File, u32)>,
 }
 
 impl Holder {
@@ -152,6 +154,7 @@ impl Holder {
             dctx: None,
             user_cframe: std::ptr::null_mut(),
             avoid_cframe_free: true,
+            lock: None,
         });
         let me = &mut *h as *mut Holder;
         h.c_cparams.schunk = me as *mut c_void;
@@ -340,8 +343,7 @@ fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option<String>, b
         (false, None) => (Storage::Memory, None, false),
         (true, None) => (Storage::FrameInMemory, None, true),
         (true, Some(u)) => (Storage::FrameFile(normalize_urlpath(u)), url.clone(), true),
-        // Sparse (directory) frames are not implemented yet.
-        (false, Some(_)) => return Err(Error::FrameType),
+        (false, Some(u)) => (Storage::SparseDir(normalize_urlpath(u)), url.clone(), false),
     })
 }
 
@@ -410,7 +412,10 @@ pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut
         let Some((cp, dp)) = engine_params(&c, &d) else {
             return std::ptr::null_mut();
         };
-        match SuperChunk::new(cp, dp, kind) {
+        let Ok(eio) = super::io::engine_io(&io) else {
+            return std::ptr::null_mut();
+        };
+        match SuperChunk::new_with_io(cp, dp, kind, eio) {
             Ok(sc) => Holder::into_c(sc, c, d, io, url, contiguous),
             Err(_) => std::ptr::null_mut(),
         }
@@ -424,15 +429,18 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
             return 0;
         }
         // SAFETY: a pointer from Box::into_raw of a Holder, freed once here.
-        let h = unsafe { Box::from_raw(schunk as *mut Holder) };
+        let mut h = unsafe { Box::from_raw(schunk as *mut Holder) };
         if !h.avoid_cframe_free && !h.user_cframe.is_null() {
             // SAFETY: the caller handed us this malloc'ed frame and asked us to free it.
             unsafe { libc::free(h.user_cframe as *mut c_void) };
         }
-        if let Some(f) = h.sc.frame() {
-            let _ = f.sync();
-        }
+        let _ = h.sc.sync();
+        let io = h.io;
         drop(h);
+        // Like the reference, release the backend's resources with the super-chunk.
+        if super::io::destroy_io(&io) < 0 {
+            return 1;
+        }
         0
     })
 }
@@ -519,21 +527,51 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset(
     urlpath: *const c_char,
     offset: i64,
 ) -> *mut blosc2_schunk {
+    let io = io_defaults();
+    // SAFETY: same contract; io is a valid blosc2_io.
+    unsafe { blosc2_schunk_open_offset_udio(urlpath, offset, &io) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_open_udio(
+    urlpath: *const c_char,
+    udio: *const blosc2_io,
+) -> *mut blosc2_schunk {
+    // SAFETY: same contract.
+    unsafe { blosc2_schunk_open_offset_udio(urlpath, 0, udio) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
+    urlpath: *const c_char,
+    offset: i64,
+    udio: *const blosc2_io,
+) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
+        // SAFETY: NULL or a valid blosc2_io, as documented.
+        let Some(io) = (unsafe { udio.as_ref() }).copied() else {
+            return std::ptr::null_mut();
+        };
         let Ok(url) = cstring_arg(urlpath) else {
             return std::ptr::null_mut();
         };
-        if offset < 0 {
-            return std::ptr::null_mut();
-        }
-        let path = normalize_urlpath(&url);
-        if path.is_dir() {
-            // Sparse frames are not implemented yet.
-            return std::ptr::null_mut();
-        }
-        match SuperChunk::open(&path, offset as u64) {
-            Ok(sc) => wrap_opened(sc, true, Some(url)),
-            Err(_) => std::ptr::null_mut(),
+        let opened = (|| {
+            if offset < 0 {
+                return Err(Error::InvalidParam);
+            }
+            let eio = super::io::engine_io(&io)?;
+            SuperChunk::open_with_io(&normalize_urlpath(&url), offset as u64, eio)
+        })();
+        match opened {
+            Ok(sc) => {
+                let contiguous = !sc.is_sparse();
+                let (c, d) = c_params_of(&sc);
+                Holder::into_c(sc, c, d, io, Some(url), contiguous)
+            }
+            Err(_) => {
+                super::io::destroy_io(&io);
+                std::ptr::null_mut()
+            }
         }
     })
 }
@@ -661,8 +699,20 @@ unsafe fn mutate(schunk: *mut blosc2_schunk, f: impl FnOnce(&mut Holder) -> Resu
             Ok(h) => h,
             Err(e) => return e.code() as i64,
         };
+        // With locking enabled, each change holds the exclusive frame lock
+        // (unless blosc2_schunk_lock already does) and starts from what
+        // other handles wrote.
+        let op_lock = if locking_enabled(&h.io) && h.lock.is_none() {
+            match take_lock(h) {
+                Ok(l) => l,
+                Err(e) => return e.code() as i64,
+            }
+        } else {
+            None
+        };
         let r = f(h);
         h.sync();
+        drop(op_lock);
         match r {
             Ok(n) => n,
             Err(e) => e.code() as i64,
@@ -853,7 +903,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_chunk(
     unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free) }
 }
 
-/// Returns the whole chunk (a whole chunk is a valid lazy chunk).
+/// A lazy chunk for frames on disk (header, block starts and a trailer
+/// locating the rest, as the reference builds it); the whole chunk otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
     schunk: *mut blosc2_schunk,
@@ -861,8 +912,223 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
     chunk: *mut *mut u8,
     needs_free: *mut bool,
 ) -> c_int {
-    // SAFETY: same contract.
-    unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free) }
+    let on_disk = guard(false, || {
+        // SAFETY: a super-chunk pointer from this library.
+        unsafe { holder(schunk) }
+            .is_ok_and(|h| h.sc.frame().is_some_and(|f| f.memory_bytes().is_none()))
+    });
+    if !on_disk || chunk.is_null() || needs_free.is_null() {
+        // SAFETY: same contract.
+        return unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free) };
+    }
+    guard(Error::Failure.code(), || {
+        // SAFETY: out-pointers checked above.
+        unsafe {
+            *chunk = std::ptr::null_mut();
+            *needs_free = false;
+        }
+        // SAFETY: a super-chunk pointer from this library.
+        let h = match unsafe { holder(schunk) } {
+            Ok(h) => h,
+            Err(e) => return e.code(),
+        };
+        h.c.current_nchunk = nchunk;
+        match h.sc.lazy_chunk(nchunk) {
+            Ok(c) => {
+                let p = malloc_copy(&c);
+                if p.is_null() {
+                    return Error::MemoryAlloc.code();
+                }
+                // SAFETY: out-pointers checked above.
+                unsafe {
+                    *chunk = p;
+                    *needs_free = true;
+                }
+                c.len() as c_int
+            }
+            Err(e) => e.code(),
+        }
+    })
+}
+
+/// The whole chunk behind `src` when it is a lazy chunk of the super-chunk
+/// `schunk` (a context's `schunk` field); `None` for any other chunk.
+///
+/// # Safety
+/// `schunk` must be 0 or the address of a live super-chunk of this library.
+pub(crate) unsafe fn resolve_lazy_for(schunk: usize, src: &[u8]) -> Result<Option<Vec<u8>>> {
+    if schunk == 0 || src.len() < crate::format::header::EXTENDED_HEADER_LENGTH {
+        return Ok(None);
+    }
+    let h = ChunkHeader::parse_min(src)?;
+    if !h.is_extended() || src[31] & crate::frame::LAZY_FLAG == 0 {
+        return Ok(None);
+    }
+    // SAFETY: guaranteed by the caller (the reference dereferences it too).
+    let h = unsafe { holder(schunk as *mut blosc2_schunk) }?;
+    h.sc.resolve_lazy(src).map(Some)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_vlblock(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    nblock: i32,
+    dest: *mut *mut u8,
+    destsize: *mut i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if schunk.is_null() || dest.is_null() || destsize.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let mut chunk: *mut u8 = std::ptr::null_mut();
+        let mut nf = false;
+        // SAFETY: a super-chunk pointer from this library; valid out-pointers.
+        let cb = unsafe { get_chunk_impl(schunk, nchunk, &mut chunk, &mut nf) };
+        if cb < 0 {
+            return cb;
+        }
+        if chunk.is_null() || cb == 0 {
+            return Error::InvalidParam.code();
+        }
+        // SAFETY: the super-chunk's decompression context and the chunk just read.
+        let rc = unsafe {
+            super::api::blosc2_vldecompress_block_ctx(
+                (*schunk).dctx,
+                chunk as *const c_void,
+                cb,
+                nblock,
+                dest,
+                destsize,
+            )
+        };
+        if nf {
+            // SAFETY: malloc'ed by get_chunk_impl for us.
+            unsafe { libc::free(chunk as *mut c_void) };
+        }
+        rc
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(
+    schunk: *mut blosc2_schunk,
+    ncoords: i64,
+    coords: *const i64,
+    buffer: *mut c_void,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: a super-chunk pointer from this library.
+        let h = match unsafe { holder(schunk) } {
+            Ok(h) => h,
+            Err(_) => return Error::InvalidParam.code(),
+        };
+        if ncoords < 0 {
+            return Error::InvalidParam.code();
+        }
+        if ncoords == 0 {
+            return 0;
+        }
+        if coords.is_null() || buffer.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let ts = h.sc.typesize().max(0) as usize;
+        let Some(n) = (ncoords as usize).checked_mul(ts) else {
+            return Error::InvalidParam.code();
+        };
+        // SAFETY: the caller passes ncoords coordinates and room for as many items.
+        let (c, out) = unsafe {
+            (
+                std::slice::from_raw_parts(coords, ncoords as usize),
+                std::slice::from_raw_parts_mut(buffer as *mut u8, n),
+            )
+        };
+        match h.sc.get_sparse(c, out) {
+            Ok(()) => 0,
+            Err(e) => e.code(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(
+    schunk: *mut blosc2_schunk,
+    offsets_order: *mut i64,
+) -> c_int {
+    // SAFETY: pointers as documented in blosc2.h.
+    let r = unsafe {
+        mutate(schunk, |h| {
+            let n = h.sc.nchunks() as usize;
+            if offsets_order.is_null() && n > 0 {
+                return Err(Error::NullPointer);
+            }
+            // SAFETY: offsets_order holds nchunks entries.
+            let order = if n == 0 {
+                &[][..]
+            } else {
+                std::slice::from_raw_parts(offsets_order, n)
+            };
+            h.sc.reorder_offsets(order)?;
+            h.c.change_tick += 1;
+            Ok(0)
+        })
+    };
+    r as c_int
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_get_slice_nchunks(
+    schunk: *mut blosc2_schunk,
+    start: *mut i64,
+    stop: *mut i64,
+    chunks_idx: *mut *mut i64,
+) -> i64 {
+    guard(Error::Failure.code() as i64, || {
+        // SAFETY: a super-chunk pointer from this library.
+        let h = match unsafe { holder(schunk) } {
+            Ok(h) => h,
+            Err(e) => return e.code() as i64,
+        };
+        if start.is_null() || stop.is_null() || chunks_idx.is_null() {
+            return Error::NullPointer.code() as i64;
+        }
+        let nd = match h.sc.b2nd_ndim() {
+            Ok(nd) => nd,
+            Err(e) => return e.code() as i64,
+        };
+        let idx = if let Some(nd) = nd {
+            // SAFETY: start and stop hold ndim entries for an n-dimensional array.
+            let (a, b) = unsafe {
+                (
+                    std::slice::from_raw_parts(start, nd),
+                    std::slice::from_raw_parts(stop, nd),
+                )
+            };
+            match h.sc.b2nd_slice_nchunks(a, b) {
+                Ok(v) => v,
+                Err(e) => return e.code() as i64,
+            }
+        } else {
+            // SAFETY: as above.
+            let (a, b) = unsafe { (*start, *stop) };
+            match h.sc.slice_nchunks(a, b) {
+                Ok(v) => v,
+                Err(e) => return e.code() as i64,
+            }
+        };
+        let raw: Vec<u8> = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let p = if raw.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            malloc_copy(&raw) as *mut i64
+        };
+        if !raw.is_empty() && p.is_null() {
+            return Error::MemoryAlloc.code() as i64;
+        }
+        // SAFETY: checked non-NULL above.
+        unsafe { *chunks_idx = p };
+        idx.len() as i64
+    })
 }
 
 #[no_mangle]
@@ -1236,7 +1502,181 @@ pub unsafe extern "C" fn blosc2_vlmeta_get_names(
     })
 }
 
+// ---------------------------------------------------------------- locks
+
+/// `blosc2_stdio_params`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct blosc2_stdio_params {
+    pub locking: bool,
+}
+
+/// Whether file locking is enabled for a handle (the plain file backend's
+/// `locking` parameter, or the BLOSC_LOCKING environment variable).
+fn locking_enabled(io: &blosc2_io) -> bool {
+    if let Some(v) = std::env::var_os("BLOSC_LOCKING") {
+        if !v.is_empty() && v != "0" {
+            return true;
+        }
+    }
+    if io.id != super::io::IO_FILESYSTEM {
+        return false;
+    }
+    // SAFETY: the plain file backend's params are NULL or a blosc2_stdio_params.
+    unsafe { (io.params as *const blosc2_stdio_params).as_ref() }.is_some_and(|p| p.locking)
+}
+
+/// The sidecar lock file of an on-disk frame (inside a sparse frame's
+/// directory, beside a contiguous frame), as the reference names it.
+fn lock_path(h: &Holder) -> Option<PathBuf> {
+    let f = h.sc.frame()?;
+    if let Some(d) = f.sparse_dir() {
+        return Some(d.join(".b2lock"));
+    }
+    let (p, _) = f.file_path()?;
+    let mut s = p.as_os_str().to_os_string();
+    s.push(".b2lock");
+    Some(PathBuf::from(s))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: a super-chunk pointer from this library.
+        let h = match unsafe { holder(schunk) } {
+            Ok(h) => h,
+            Err(e) => return e.code(),
+        };
+        if !locking_enabled(&h.io) {
+            return 0;
+        }
+        if let Some((_, depth)) = &mut h.lock {
+            *depth += 1;
+            return 0;
+        }
+        match take_lock(h) {
+            Ok(Some(file)) => {
+                h.lock = Some((file, 1));
+                0
+            }
+            Ok(None) => 0,
+            Err(e) => e.code(),
+        }
+    })
+}
+
+/// Take the exclusive lock on the frame's sidecar file (None for frames not
+/// on disk), then pick up what other handles wrote.
+fn take_lock(h: &mut Holder) -> Result<Option<std::fs::File>> {
+    let Some(path) = lock_path(h) else {
+        return Ok(None);
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|_| Error::Lock)?;
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on a descriptor we own; closing it releases the lock.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(Error::Lock);
+    }
+    if h.sc.refresh().unwrap_or(false) {
+        h.sync_all();
+    }
+    Ok(Some(file))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: a super-chunk pointer from this library.
+        let h = match unsafe { holder(schunk) } {
+            Ok(h) => h,
+            Err(e) => return e.code(),
+        };
+        match &mut h.lock {
+            None => 0,
+            Some((_, depth)) if *depth > 1 => {
+                *depth -= 1;
+                0
+            }
+            Some(_) => {
+                let _ = h.sc.sync();
+                // Closing the descriptor releases the flock.
+                h.lock = None;
+                0
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_refresh(schunk: *mut blosc2_schunk) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: a super-chunk pointer from this library.
+        let h = match unsafe { holder(schunk) } {
+            Ok(h) => h,
+            Err(e) => return e.code(),
+        };
+        match h.sc.refresh() {
+            Ok(true) => {
+                h.sync_all();
+                h.c.change_tick += 1;
+                1
+            }
+            Ok(false) => 0,
+            Err(e) => e.code(),
+        }
+    })
+}
+
 // ---------------------------------------------------------------- files
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_remove_dir(path: *const c_char) -> c_int {
+    guard(Error::Failure.code(), || {
+        let Ok(p) = cstring_arg(path) else {
+            return Error::FileRemove.code();
+        };
+        let p = Path::new(&p);
+        let Ok(entries) = std::fs::read_dir(p) else {
+            return Error::FileRemove.code();
+        };
+        // Like the reference: the (flat) files of the directory, then the directory.
+        for e in entries.flatten() {
+            if std::fs::remove_file(e.path()).is_err() {
+                return Error::FileRemove.code();
+            }
+        }
+        match std::fs::remove_dir(p) {
+            Ok(()) => 0,
+            Err(_) => Error::FileRemove.code(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_rename_urlpath(
+    old_urlpath: *mut c_char,
+    new_path: *mut c_char,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        let (Ok(old), Ok(new)) = (cstring_arg(old_urlpath), cstring_arg(new_path)) else {
+            // Like the reference, NULL paths leave everything as it is.
+            return 0;
+        };
+        if std::fs::metadata(&old).is_err() {
+            return Error::Failure.code();
+        }
+        match std::fs::rename(&old, &new) {
+            Ok(()) => 0,
+            Err(_) => Error::Failure.code(),
+        }
+    })
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_remove_urlpath(urlpath: *const c_char) -> c_int {

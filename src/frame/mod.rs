@@ -11,17 +11,22 @@ use crate::chunk::{self, CParams, DParams, SplitMode};
 use crate::error::{Error, Result};
 use crate::format::frame::*;
 use crate::format::header::{ChunkHeader, Special, EXTENDED_HEADER_LENGTH, MIN_HEADER_LENGTH};
+use crate::io::{Io, IoFile, OpenMode};
 use std::borrow::Cow;
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+
+mod lazy;
+mod sparse;
+pub use lazy::LAZY_FLAG;
+pub use sparse::{sparse_chunk_path, sparse_index_path, SPARSE_INDEX_NAME};
 
 /// Where the frame bytes are.
 #[derive(Debug)]
 enum Backing {
     Memory(Vec<u8>),
     File {
-        file: File,
+        io: Io,
+        file: Box<dyn IoFile>,
         path: PathBuf,
         offset: u64,
     },
@@ -54,6 +59,11 @@ pub enum DataEdit<'a> {
     },
     /// The section is emptied.
     Reset,
+    /// A sparse frame: its chunk files (already written) now hold `cbytes` bytes.
+    Sparse {
+        /// Bytes in the chunk files.
+        cbytes: u64,
+    },
 }
 
 /// Everything read from an existing frame.
@@ -80,6 +90,9 @@ pub struct Frame {
     offsets: Vec<i64>,
     /// The offsets chunk as stored (kept as is while the offsets do not change).
     off_chunk: Vec<u8>,
+    /// The directory of a sparse frame (its index lives in the backing file;
+    /// its offsets are chunk file numbers and `cbytes` counts the chunk files).
+    sparse_dir: Option<PathBuf>,
 }
 
 /// The parameters the reference uses to compress the offsets index.
@@ -147,21 +160,21 @@ impl Frame {
             cbytes: 0,
             offsets: Vec::new(),
             off_chunk: Vec::new(),
+            sparse_dir: None,
         };
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
         Ok(f)
     }
 
     /// A new, empty frame in a new file (refusing to overwrite one).
-    pub fn create_file(path: &Path, header: Vec<u8>, trailer: Vec<u8>) -> Result<Frame> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|_| Error::FileOpen)?;
+    pub fn create_file(path: &Path, io: Io, header: Vec<u8>, trailer: Vec<u8>) -> Result<Frame> {
+        if path.exists() {
+            return Err(Error::FileOpen);
+        }
+        let file = io.open(path, OpenMode::Create)?;
         let mut f = Frame {
             backing: Backing::File {
+                io,
                 file,
                 path: path.to_path_buf(),
                 offset: 0,
@@ -172,6 +185,7 @@ impl Frame {
             cbytes: 0,
             offsets: Vec::new(),
             off_chunk: Vec::new(),
+            sparse_dir: None,
         };
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
         Ok(f)
@@ -197,24 +211,35 @@ impl Frame {
             cbytes: header.cbytes as u64,
             offsets: Vec::new(),
             off_chunk: Vec::new(),
+            sparse_dir: None,
         };
         frame.finish_open(header)
     }
 
-    /// Open a frame stored in a file at `offset`.
-    pub fn open_file(path: &Path, offset: u64) -> Result<OpenedFrame> {
-        let file = match OpenOptions::new().read(true).write(true).open(path) {
-            Ok(f) => f,
-            Err(_) => File::open(path).map_err(|_| Error::FileOpen)?,
-        };
-        let size = file.metadata().map_err(|_| Error::FileRead)?.len();
-        if !file.metadata().map_err(|_| Error::FileRead)?.is_file() {
-            return Err(Error::FileOpen);
+    /// Open a frame stored in a file at `offset` (or, for a directory, the
+    /// sparse frame it holds).
+    pub fn open_file(path: &Path, offset: u64, io: Io) -> Result<OpenedFrame> {
+        if path.is_dir() {
+            return Self::open_sparse(path, io);
         }
+        Self::open_file_typed(path, offset, io, TYPE_CONTIGUOUS, None)
+    }
+
+    fn open_file_typed(
+        path: &Path,
+        offset: u64,
+        io: Io,
+        frame_type: u8,
+        sparse_dir: Option<PathBuf>,
+    ) -> Result<OpenedFrame> {
+        let file = match io.open(path, OpenMode::ReadWrite) {
+            Ok(f) => f,
+            Err(_) => io.open(path, OpenMode::Read)?,
+        };
+        let size = file.size()?;
         let mut head = [0u8; HEADER_MINLEN];
-        file.read_exact_at(&mut head, offset)
-            .map_err(|_| Error::FileRead)?;
-        let header = FrameHeader::parse(&head, TYPE_CONTIGUOUS)?;
+        file.read_at(offset, &mut head)?;
+        let header = FrameHeader::parse(&head, frame_type)?;
         let len = header.frame_len;
         if len < (HEADER_MINLEN + TRAILER_MINLEN) as i64
             || offset > size
@@ -223,11 +248,11 @@ impl Frame {
             return Err(Error::InvalidHeader);
         }
         let mut tail = [0u8; TRAILER_MINLEN];
-        file.read_exact_at(&mut tail, offset + len as u64 - TRAILER_MINLEN as u64)
-            .map_err(|_| Error::FileRead)?;
+        file.read_at(offset + len as u64 - TRAILER_MINLEN as u64, &mut tail)?;
         let trailer_len = trailer_len_from_tail(&tail, len)?;
         let frame = Frame {
             backing: Backing::File {
+                io,
                 file,
                 path: path.to_path_buf(),
                 offset,
@@ -238,6 +263,7 @@ impl Frame {
             cbytes: header.cbytes as u64,
             offsets: Vec::new(),
             off_chunk: Vec::new(),
+            sparse_dir,
         };
         frame.finish_open(header)
     }
@@ -251,7 +277,7 @@ impl Frame {
         if header.nbytes > 0 {
             let data_end = self
                 .header_len
-                .checked_add(self.cbytes)
+                .checked_add(self.section_len())
                 .ok_or(Error::InvalidHeader)?;
             if data_end > toff {
                 return Err(Error::InvalidHeader);
@@ -268,8 +294,12 @@ impl Frame {
             }
             let obytes = self.read_at(data_end, off_len)?.into_owned();
             let offsets = decode_offsets(&obytes, nchunks)?;
+            let sparse = self.sparse_dir.is_some();
             for &o in &offsets {
-                if o >= 0 && o as u64 + MIN_HEADER_LENGTH as u64 > self.cbytes {
+                if sparse && o > u32::MAX as i64 {
+                    return Err(Error::InvalidHeader);
+                }
+                if !sparse && o >= 0 && o as u64 + MIN_HEADER_LENGTH as u64 > self.cbytes {
                     return Err(Error::InvalidHeader);
                 }
                 if o < 0 {
@@ -309,9 +339,8 @@ impl Frame {
         match &self.backing {
             Backing::Memory(v) => Ok(Cow::Borrowed(&v[pos as usize..end as usize])),
             Backing::File { file, offset, .. } => {
-                let mut buf = vec![0u8; n as usize];
-                file.read_exact_at(&mut buf, offset + pos)
-                    .map_err(|_| Error::FileRead)?;
+                let mut buf = vec![0u8; usize::try_from(n).map_err(|_| Error::MemoryAlloc)?];
+                file.read_at(offset + pos, &mut buf)?;
                 Ok(Cow::Owned(buf))
             }
         }
@@ -332,9 +361,31 @@ impl Frame {
         self.len == 0
     }
 
-    /// Size of the chunks section.
+    /// Size of the chunks (the chunks section, or the chunk files of a sparse frame).
     pub fn data_len(&self) -> u64 {
         self.cbytes
+    }
+
+    /// Length of the chunks section stored in the frame (0 for sparse frames).
+    fn section_len(&self) -> u64 {
+        if self.sparse_dir.is_some() {
+            0
+        } else {
+            self.cbytes
+        }
+    }
+
+    /// The directory of a sparse frame.
+    pub fn sparse_dir(&self) -> Option<&Path> {
+        self.sparse_dir.as_deref()
+    }
+
+    /// The I/O backend of an on-disk frame.
+    pub fn io(&self) -> Option<&Io> {
+        match &self.backing {
+            Backing::File { io, .. } => Some(io),
+            Backing::Memory(_) => None,
+        }
     }
 
     /// The frame bytes, when it lives in memory.
@@ -364,6 +415,9 @@ impl Frame {
         if off < 0 {
             return Ok(None);
         }
+        if self.sparse_dir.is_some() {
+            return Err(Error::FrameType);
+        }
         let off = off as u64;
         let avail = self.cbytes.checked_sub(off).ok_or(Error::InvalidHeader)?;
         let headn = avail.min(EXTENDED_HEADER_LENGTH as u64);
@@ -382,6 +436,12 @@ impl Frame {
     /// Chunk `n` as stored.
     pub fn chunk(&self, n: usize) -> Result<StoredChunk<'_>> {
         let off = *self.offsets.get(n).ok_or(Error::InvalidIndex)?;
+        if self.sparse_dir.is_some() {
+            if off < 0 {
+                return Ok(StoredChunk::Special(offset_special(off)?));
+            }
+            return Ok(StoredChunk::Bytes(Cow::Owned(self.read_sparse_chunk(off)?)));
+        }
         match self.chunk_span(n)? {
             None => Ok(StoredChunk::Special(offset_special(off)?)),
             Some((at, cb)) => Ok(StoredChunk::Bytes(self.read_at(self.header_len + at, cb)?)),
@@ -411,6 +471,12 @@ impl Frame {
                 old_cbytes - old_len + new.len() as u64
             }
             DataEdit::Reset => 0,
+            DataEdit::Sparse { cbytes } => {
+                if self.sparse_dir.is_none() {
+                    return Err(Error::FrameType);
+                }
+                *cbytes
+            }
         };
         let mut header = make_header(new_cbytes)?;
         let has_chunks = i64::from_be_bytes(
@@ -425,11 +491,15 @@ impl Frame {
         };
         let kept_off_chunk = off_chunk.clone();
         let hl = header.len() as u64;
-        let section = if has_chunks { new_cbytes } else { 0 };
+        let section = if has_chunks && self.sparse_dir.is_none() {
+            new_cbytes
+        } else {
+            0
+        };
         let new_len = hl + section + off_chunk.len() as u64 + trailer.len() as u64;
         header[POS_FRAME_LEN..POS_FRAME_LEN + 8].copy_from_slice(&(new_len as i64).to_be_bytes());
         let old_hl = self.header_len;
-        if hl != old_hl && old_cbytes > 0 && has_chunks {
+        if hl != old_hl && self.section_len() > 0 && has_chunks {
             // The header may only grow while the chunks section is empty.
             return Err(Error::InvalidParam);
         }
@@ -444,7 +514,7 @@ impl Frame {
                         let s = (old_hl + at) as usize;
                         buf.splice(s..s + old_len as usize, new.iter().copied());
                     }
-                    DataEdit::Reset => buf.truncate(old_hl as usize),
+                    DataEdit::Reset | DataEdit::Sparse { .. } => buf.truncate(old_hl as usize),
                 }
                 if !has_chunks {
                     buf.truncate(old_hl as usize);
@@ -460,43 +530,68 @@ impl Frame {
             }
             Backing::File { file, offset, .. } => {
                 let base = *offset;
-                let wr = |bytes: &[u8], pos: u64| {
-                    file.write_all_at(bytes, base + pos)
-                        .map_err(|_| Error::FileWrite)
-                };
-                let rd = |n: u64, pos: u64| -> Result<Vec<u8>> {
-                    let mut b = vec![0u8; n as usize];
-                    file.read_exact_at(&mut b, base + pos)
-                        .map_err(|_| Error::FileRead)?;
-                    Ok(b)
-                };
-                if has_chunks {
-                    match edit {
-                        DataEdit::None | DataEdit::Reset => {}
-                        DataEdit::Append(c) => wr(c, old_hl + old_cbytes)?,
-                        DataEdit::Replace { at, old_len, new } => {
-                            let tail_at = at + old_len;
-                            let tail = rd(old_cbytes - tail_at, old_hl + tail_at)?;
-                            wr(new, old_hl + at)?;
-                            wr(&tail, old_hl + at + new.len() as u64)?;
-                        }
+                let prev_len = self.len;
+                // What this commit may overwrite of the old frame, kept to be
+                // put back if a write fails (see docs/crash-safety.md).
+                let keep_from = if hl != old_hl {
+                    0
+                } else {
+                    match (&edit, has_chunks) {
+                        (DataEdit::Append(_), true) => old_hl + old_cbytes,
+                        (DataEdit::Replace { at, .. }, true) => old_hl + at,
+                        _ => hl + section,
                     }
                 }
-                let mut rest = off_chunk.clone();
-                rest.extend_from_slice(&trailer);
-                wr(&rest, hl + section)?;
-                wr(&header, 0)?;
-                let flen = file.metadata().map_err(|_| Error::FileRead)?.len();
-                if flen > base + new_len {
-                    file.set_len(base + new_len)
-                        .map_err(|_| Error::FileTruncate)?;
+                .min(prev_len);
+                let mut saved_tail = vec![0u8; (prev_len - keep_from) as usize];
+                file.read_at(base + keep_from, &mut saved_tail)?;
+                let mut saved_head = vec![0u8; old_hl.min(keep_from) as usize];
+                file.read_at(base, &mut saved_head)?;
+                let written = (|| -> Result<()> {
+                    if has_chunks {
+                        match edit {
+                            DataEdit::None | DataEdit::Reset | DataEdit::Sparse { .. } => {}
+                            DataEdit::Append(c) => file.write_at(base + old_hl + old_cbytes, c)?,
+                            DataEdit::Replace { at, old_len, new } => {
+                                let tail_at = at + old_len;
+                                let mut tail = vec![0u8; (old_cbytes - tail_at) as usize];
+                                file.read_at(base + old_hl + tail_at, &mut tail)?;
+                                file.write_at(base + old_hl + at, new)?;
+                                file.write_at(base + old_hl + at + new.len() as u64, &tail)?;
+                            }
+                        }
+                    }
+                    let mut rest = off_chunk.clone();
+                    rest.extend_from_slice(&trailer);
+                    file.write_at(base + hl + section, &rest)?;
+                    // The header goes last: it publishes the new frame.
+                    file.write_at(base, &header)?;
+                    let flen = file.size()?;
+                    if flen > base + new_len {
+                        file.truncate(base + new_len)?;
+                    }
+                    Ok(())
+                })();
+                if let Err(e) = written {
+                    // Put the old bytes back (they need no new space) and drop
+                    // whatever the failed commit appended.
+                    let _ = file.write_at(base + keep_from, &saved_tail);
+                    let _ = file.write_at(base, &saved_head);
+                    if file.size().is_ok_and(|n| n > base + prev_len) && prev_len > 0 {
+                        let _ = file.truncate(base + prev_len);
+                    }
+                    return Err(e);
                 }
             }
         }
         self.header_len = hl;
         self.len = new_len;
         self.trailer_len = trailer.len() as u32;
-        self.cbytes = section;
+        self.cbytes = if self.sparse_dir.is_some() {
+            new_cbytes
+        } else {
+            section
+        };
         self.offsets = offsets;
         self.off_chunk = kept_off_chunk;
         Ok(())
@@ -508,9 +603,9 @@ impl Frame {
     }
 
     /// Flush file contents to disk.
-    pub fn sync(&self) -> Result<()> {
-        if let Backing::File { file, .. } = &self.backing {
-            file.sync_data().map_err(|_| Error::FileWrite)?;
+    pub fn sync(&mut self) -> Result<()> {
+        if let Backing::File { file, .. } = &mut self.backing {
+            file.sync()?;
         }
         Ok(())
     }

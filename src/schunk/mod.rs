@@ -18,13 +18,15 @@ use crate::chunk::{self, special, CParams, DParams, SplitMode};
 use crate::error::{Error, Result};
 use crate::format::frame::{
     encode_trailer, special_offset, FrameHeader, Metalayer, MAX_METALAYERS, MAX_VLMETALAYERS,
-    METALAYER_NAME_MAXLEN, TYPE_CONTIGUOUS,
+    METALAYER_NAME_MAXLEN, TYPE_CONTIGUOUS, TYPE_SPARSE,
 };
 use crate::format::header::{ChunkHeader, Special, B2_VL_BLOCKS, EXTENDED_HEADER_LENGTH};
 use crate::frame::{DataEdit, Frame, OpenedFrame, StoredChunk};
+use crate::io::Io;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+mod access;
 #[cfg(test)]
 mod tests;
 
@@ -37,6 +39,8 @@ pub enum Storage {
     FrameInMemory,
     /// A contiguous frame in a new file.
     FrameFile(PathBuf),
+    /// A sparse frame in a directory (one file per chunk plus the index).
+    SparseDir(PathBuf),
 }
 
 #[derive(Debug)]
@@ -70,6 +74,7 @@ pub struct SuperChunk {
     metalayers: Vec<Metalayer>,
     vlmetalayers: Vec<Metalayer>,
     store: Store,
+    frame_type: u8,
 }
 
 fn check_name(name: &str) -> Result<()> {
@@ -106,8 +111,18 @@ fn special_kind(h: &ChunkHeader) -> Option<Special> {
 }
 
 impl SuperChunk {
-    /// A new, empty super-chunk.
+    /// A new, empty super-chunk (files through the plain file backend).
     pub fn new(cparams: CParams, dparams: DParams, storage: Storage) -> Result<SuperChunk> {
+        Self::new_with_io(cparams, dparams, storage, crate::io::filesystem())
+    }
+
+    /// A new, empty super-chunk whose files go through `io`.
+    pub fn new_with_io(
+        cparams: CParams,
+        dparams: DParams,
+        storage: Storage,
+        io: Io,
+    ) -> Result<SuperChunk> {
         if cparams.typesize <= 0 {
             return Err(Error::InvalidParam);
         }
@@ -124,6 +139,7 @@ impl SuperChunk {
             metalayers: Vec::new(),
             vlmetalayers: Vec::new(),
             store: Store::Chunks(Vec::new()),
+            frame_type: TYPE_CONTIGUOUS,
         };
         match storage {
             Storage::Memory => {}
@@ -132,7 +148,12 @@ impl SuperChunk {
                 sc.store = Store::Frame(f);
             }
             Storage::FrameFile(p) => {
-                let f = Frame::create_file(&p, sc.header_bytes(0)?, sc.trailer_bytes()?)?;
+                let f = Frame::create_file(&p, io, sc.header_bytes(0)?, sc.trailer_bytes()?)?;
+                sc.store = Store::Frame(f);
+            }
+            Storage::SparseDir(p) => {
+                sc.frame_type = TYPE_SPARSE;
+                let f = Frame::create_sparse(&p, io, sc.header_bytes(0)?, sc.trailer_bytes()?)?;
                 sc.store = Store::Frame(f);
             }
         }
@@ -165,6 +186,11 @@ impl SuperChunk {
             cbytes: h.cbytes,
             metalayers: o.metalayers,
             vlmetalayers: o.vlmetalayers,
+            frame_type: if o.frame.sparse_dir().is_some() {
+                TYPE_SPARSE
+            } else {
+                TYPE_CONTIGUOUS
+            },
             store: Store::Frame(o.frame),
         };
         if sc.nchunks() > 0 {
@@ -193,6 +219,7 @@ impl SuperChunk {
             sc.cbytes = chunks.iter().map(|c| c.len() as i64).sum();
             sc.blocksize = blocksize;
             sc.store = Store::Chunks(chunks);
+            sc.frame_type = TYPE_CONTIGUOUS;
         }
         Ok(sc)
     }
@@ -203,9 +230,20 @@ impl SuperChunk {
         Self::from_opened(Frame::from_buffer(bytes)?, copy)
     }
 
-    /// Open a contiguous frame stored in a file at byte `offset`.
+    /// Open a contiguous frame stored in a file at byte `offset`, or the
+    /// sparse frame in directory `path`.
     pub fn open(path: &Path, offset: u64) -> Result<SuperChunk> {
-        Self::from_opened(Frame::open_file(path, offset)?, false)
+        Self::open_with_io(path, offset, crate::io::filesystem())
+    }
+
+    /// Like [`SuperChunk::open`], reading through `io`.
+    pub fn open_with_io(path: &Path, offset: u64, io: Io) -> Result<SuperChunk> {
+        Self::from_opened(Frame::open_file(path, offset, io)?, false)
+    }
+
+    /// Whether the super-chunk is a sparse frame.
+    pub fn is_sparse(&self) -> bool {
+        self.frame().is_some_and(|f| f.sparse_dir().is_some())
     }
 
     /// Number of chunks.
@@ -245,6 +283,14 @@ impl SuperChunk {
         }
     }
 
+    /// Flush a file-backed frame to stable storage.
+    pub fn sync(&mut self) -> Result<()> {
+        match &mut self.store {
+            Store::Frame(f) => f.sync(),
+            Store::Chunks(_) => Ok(()),
+        }
+    }
+
     /// Fixed metalayers.
     pub fn metalayers(&self) -> &[Metalayer] {
         &self.metalayers
@@ -260,7 +306,7 @@ impl SuperChunk {
             header_len: 0,
             frame_len: 0,
             flags: FrameHeader::general_flags(self.chunksize, self.flags2 & B2_VL_BLOCKS != 0),
-            frame_type: TYPE_CONTIGUOUS,
+            frame_type: self.frame_type,
             compcode: self.cparams.compcode,
             clevel: self.cparams.clevel,
             splitmode: self.cparams.splitmode as u8,
@@ -480,12 +526,37 @@ impl SuperChunk {
         } else {
             let f = self.frame().ok_or(Error::Failure)?;
             let mut offsets = f.offsets().to_vec();
-            let (off, edit) = match special_kind(&h) {
-                Some(k) => (special_offset(k).unwrap_or(0), DataEdit::None),
-                None => (f.data_len() as i64, DataEdit::Append(&chunk)),
-            };
-            offsets.insert(n as usize, off);
-            self.commit(edit, Some(offsets), None)
+            if f.sparse_dir().is_some() {
+                let mut cbytes = f.data_len();
+                let mut new_file = None;
+                let off = match special_kind(&h) {
+                    Some(k) => special_offset(k).unwrap_or(0),
+                    None => {
+                        let id = f.next_sparse_id();
+                        new_file = Some(id);
+                        if let Err(e) = f.write_sparse_chunk(id, &chunk) {
+                            let _ = f.remove_sparse_chunk(id);
+                            return Err(e);
+                        }
+                        cbytes += chunk.len() as u64;
+                        id
+                    }
+                };
+                offsets.insert(n as usize, off);
+                let r = self.commit(DataEdit::Sparse { cbytes }, Some(offsets), None);
+                if let (Err(_), Some(id), Some(f)) = (&r, new_file, self.frame()) {
+                    // The index does not name the new file: drop it.
+                    let _ = f.remove_sparse_chunk(id);
+                }
+                r
+            } else {
+                let (off, edit) = match special_kind(&h) {
+                    Some(k) => (special_offset(k).unwrap_or(0), DataEdit::None),
+                    None => (f.data_len() as i64, DataEdit::Append(&chunk)),
+                };
+                offsets.insert(n as usize, off);
+                self.commit(edit, Some(offsets), None)
+            }
         };
         if let Err(e) = r {
             (self.chunksize, self.flags2, self.nbytes, self.cbytes) = saved;
@@ -513,6 +584,58 @@ impl SuperChunk {
             }
             let f = self.frame().ok_or(Error::Failure)?;
             let mut offsets = f.offsets().to_vec();
+            if f.sparse_dir().is_some() {
+                let old = offsets[n as usize];
+                let mut cbytes = f.data_len();
+                if old >= 0 {
+                    cbytes = cbytes.saturating_sub(f.sparse_chunk_size(old).unwrap_or(0));
+                }
+                // The old chunk file stays untouched until the new index is
+                // written: a replacement is staged beside it, then renamed.
+                let mut staged = None;
+                let mut new_file = None;
+                match special_kind(&h) {
+                    Some(k) => offsets[n as usize] = special_offset(k).unwrap_or(0),
+                    None if old >= 0 => {
+                        f.stage_sparse_chunk(old, &chunk)?;
+                        staged = Some(old);
+                        cbytes += chunk.len() as u64;
+                    }
+                    None => {
+                        let id = f.next_sparse_id();
+                        new_file = Some(id);
+                        if let Err(e) = f.write_sparse_chunk(id, &chunk) {
+                            let _ = f.remove_sparse_chunk(id);
+                            return Err(e);
+                        }
+                        cbytes += chunk.len() as u64;
+                        offsets[n as usize] = id;
+                    }
+                }
+                let became_special = special_kind(&h).is_some() && old >= 0;
+                let r = self.commit(DataEdit::Sparse { cbytes }, Some(offsets), None);
+                let f = self.frame().ok_or(Error::Failure)?;
+                return match r {
+                    Ok(()) => {
+                        if let Some(id) = staged {
+                            f.publish_staged_chunk(id)?;
+                        }
+                        if became_special {
+                            f.remove_sparse_chunk(old)?;
+                        }
+                        Ok(())
+                    }
+                    Err(e) => {
+                        if let Some(id) = staged {
+                            f.discard_staged_chunk(id);
+                        }
+                        if let Some(id) = new_file {
+                            let _ = f.remove_sparse_chunk(id);
+                        }
+                        Err(e)
+                    }
+                };
+            }
             let span = f.chunk_span(n as usize)?;
             let data_len = f.data_len() as i64;
             let special = special_kind(&h);
@@ -572,9 +695,25 @@ impl SuperChunk {
                 self.cbytes -= old.len() as i64;
                 return Ok(());
             }
-            let mut offsets = self.frame().ok_or(Error::Failure)?.offsets().to_vec();
+            let f = self.frame().ok_or(Error::Failure)?;
+            let mut offsets = f.offsets().to_vec();
             let room = offsets.len() * 8 + EXTENDED_HEADER_LENGTH;
-            offsets.remove(n as usize);
+            let old = offsets.remove(n as usize);
+            if f.sparse_dir().is_some() {
+                let mut cbytes = f.data_len();
+                if old >= 0 {
+                    cbytes = cbytes.saturating_sub(f.sparse_chunk_size(old).unwrap_or(0));
+                }
+                let off_chunk = crate::frame::compress_offsets_into(&offsets, room)?;
+                // The index stops naming the chunk file before it goes away.
+                self.commit(DataEdit::Sparse { cbytes }, Some(offsets), Some(off_chunk))?;
+                if old >= 0 {
+                    if let Some(f) = self.frame() {
+                        f.remove_sparse_chunk(old)?;
+                    }
+                }
+                return Ok(());
+            }
             let edit = if offsets.is_empty() {
                 DataEdit::Reset
             } else {

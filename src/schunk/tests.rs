@@ -213,3 +213,325 @@ fn mutated_frames_never_panic() {
         }
     }
 }
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("b2rs-{}-{}", std::process::id(), name));
+    let _ = std::fs::remove_dir_all(&p);
+    p
+}
+
+#[test]
+fn sparse_frames_edit_reopen_and_export() {
+    let dir = tmp_dir("sparse.b2frame");
+    let mut sc = exercise(Storage::SparseDir(dir.clone()));
+    assert!(sc.is_sparse());
+    check(&sc);
+    sc.meta_add("m", b"abc").unwrap_err(); // chunks exist: no new metalayer
+    sc.vlmeta_add("v", b"hello", None).unwrap();
+    drop(sc);
+    // One file per regular chunk, named by the index, plus the index frame.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert!(names.contains(&crate::frame::SPARSE_INDEX_NAME.to_string()));
+    let back = SuperChunk::open(&dir, 0).unwrap();
+    assert!(back.is_sparse());
+    assert_eq!(back.nchunks(), 5);
+    check(&back);
+    assert_eq!(back.vlmeta_get("v").unwrap().1, b"hello");
+    // The same content as a contiguous frame.
+    let bytes = back.to_frame_bytes().unwrap();
+    let cf = SuperChunk::from_frame_bytes(bytes, false).unwrap();
+    check(&cf);
+    // A missing chunk file is an error, not a panic.
+    let first = back.frame().unwrap().offsets()[1];
+    std::fs::remove_file(crate::frame::sparse_chunk_path(&dir, first).unwrap()).unwrap();
+    assert!(back.decompress_chunk_vec(1).is_err());
+    // A truncated chunk file too.
+    let other = back.frame().unwrap().offsets()[2];
+    let p = crate::frame::sparse_chunk_path(&dir, other).unwrap();
+    let b = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &b[..b.len() / 2]).unwrap();
+    assert!(back.decompress_chunk_vec(2).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mmap_backed_frames() {
+    use crate::io::mmap::{MmapBackend, MmapMode};
+    use std::sync::Arc;
+    let p = tmp("mmap.b2frame");
+    let w = Arc::new(MmapBackend {
+        mode: MmapMode::Create,
+        initial_mapping_size: 1 << 16,
+    });
+    let mut sc =
+        SuperChunk::new_with_io(cp(4), DParams::default(), Storage::FrameFile(p.clone()), w)
+            .unwrap();
+    for i in 0..5 {
+        sc.append_buffer(&data(1000, i + 1)).unwrap();
+    }
+    drop(sc);
+    let plain = SuperChunk::open(&p, 0).unwrap();
+    assert_eq!(plain.decompress_chunk_vec(4).unwrap(), data(1000, 5));
+    drop(plain);
+    let r = Arc::new(MmapBackend {
+        mode: MmapMode::Read,
+        initial_mapping_size: 0,
+    });
+    let mut ro = SuperChunk::open_with_io(&p, 0, r).unwrap();
+    assert_eq!(ro.decompress_chunk_vec(2).unwrap(), data(1000, 3));
+    assert!(ro.append_buffer(&data(1000, 9)).is_err());
+    let c = Arc::new(MmapBackend {
+        mode: MmapMode::CopyOnWrite,
+        initial_mapping_size: 0,
+    });
+    let before = std::fs::read(&p).unwrap();
+    let mut cow = SuperChunk::open_with_io(&p, 0, c).unwrap();
+    cow.append_buffer(&data(1000, 9)).unwrap();
+    assert_eq!(cow.nchunks(), 6);
+    assert_eq!(cow.decompress_chunk_vec(5).unwrap(), data(1000, 9));
+    drop(cow);
+    assert_eq!(std::fs::read(&p).unwrap(), before);
+    let _ = std::fs::remove_file(&p);
+}
+
+mod crash {
+    //! An I/O error at any write of an update leaves the previous frame.
+    use super::*;
+    use crate::io::{IoBackend, IoFile, OpenMode};
+    use std::path::Path;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// The plain file backend, failing its `fail_at`-th write (after writing
+    /// half of it, like a full disk).
+    #[derive(Debug)]
+    struct Faulty {
+        writes: Arc<AtomicUsize>,
+        fail_at: usize,
+    }
+
+    #[derive(Debug)]
+    struct FaultyFile {
+        inner: Box<dyn IoFile>,
+        writes: Arc<AtomicUsize>,
+        fail_at: usize,
+    }
+
+    impl IoFile for FaultyFile {
+        fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
+            self.inner.read_at(pos, buf)
+        }
+        fn write_at(&mut self, pos: u64, data: &[u8]) -> Result<()> {
+            let n = self.writes.fetch_add(1, Ordering::SeqCst) + 1;
+            if n == self.fail_at {
+                let _ = self.inner.write_at(pos, &data[..data.len() / 2]);
+                return Err(Error::FileWrite);
+            }
+            self.inner.write_at(pos, data)
+        }
+        fn size(&self) -> Result<u64> {
+            self.inner.size()
+        }
+        fn truncate(&mut self, size: u64) -> Result<()> {
+            self.inner.truncate(size)
+        }
+    }
+
+    impl IoBackend for Faulty {
+        fn open(&self, path: &Path, mode: OpenMode) -> Result<Box<dyn IoFile>> {
+            Ok(Box::new(FaultyFile {
+                inner: crate::io::FileSystem.open(path, mode)?,
+                writes: self.writes.clone(),
+                fail_at: self.fail_at,
+            }))
+        }
+    }
+
+    type Op = fn(&mut SuperChunk) -> Result<()>;
+
+    fn ops() -> Vec<(&'static str, Op)> {
+        vec![
+            ("append", |sc| sc.append_buffer(&data(1000, 42)).map(|_| ())),
+            ("insert", |sc| {
+                let c = chunk::compress(&cp(4), &data(1000, 43)).unwrap();
+                sc.insert_chunk(1, c).map(|_| ())
+            }),
+            ("update", |sc| {
+                let c = chunk::compress(&cp(4), &data(1000, 44)).unwrap();
+                sc.update_chunk(2, c).map(|_| ())
+            }),
+            ("update-special", |sc| {
+                let mut z = vec![0u8; 32];
+                special::chunk_special(&cp(4), 4000, Special::Zero, &mut z).unwrap();
+                sc.update_chunk(1, z).map(|_| ())
+            }),
+            ("delete", |sc| sc.delete_chunk(1).map(|_| ())),
+            ("vlmeta_update", |sc| {
+                sc.vlmeta_update("v", b"a longer new value", None)
+                    .map(|_| ())
+            }),
+            ("vlmeta_add", |sc| {
+                sc.vlmeta_add("w", b"x", None).map(|_| ())
+            }),
+            ("vlmeta_delete", |sc| sc.vlmeta_delete("gone").map(|_| ())),
+            ("meta_update", |sc| sc.meta_update("m", b"xy").map(|_| ())),
+            ("reorder", |sc| sc.reorder_offsets(&[3, 2, 1, 0])),
+        ]
+    }
+
+    fn snapshot(sc: &SuperChunk) -> (Vec<Vec<u8>>, Vec<u8>, Vec<u8>) {
+        let chunks = (0..sc.nchunks())
+            .map(|i| sc.decompress_chunk_vec(i).unwrap())
+            .collect();
+        (
+            chunks,
+            sc.meta_get("m").unwrap().to_vec(),
+            sc.vlmeta_get("v").unwrap().1,
+        )
+    }
+
+    fn files(p: &Path) -> Vec<(String, Vec<u8>)> {
+        if p.is_dir() {
+            let mut v: Vec<_> = std::fs::read_dir(p)
+                .unwrap()
+                .map(|e| {
+                    let e = e.unwrap();
+                    (
+                        e.file_name().to_string_lossy().into_owned(),
+                        std::fs::read(e.path()).unwrap(),
+                    )
+                })
+                .collect();
+            v.sort();
+            v
+        } else {
+            vec![(String::new(), std::fs::read(p).unwrap())]
+        }
+    }
+
+    fn build(storage: Storage) {
+        let mut sc = SuperChunk::new(cp(4), DParams::default(), storage).unwrap();
+        sc.meta_add("m", b"abc").unwrap();
+        for i in 0..4 {
+            sc.append_buffer(&data(1000, i + 1)).unwrap();
+        }
+        sc.vlmeta_add("v", b"hello", None).unwrap();
+        sc.vlmeta_add("gone", b"bye", None).unwrap();
+    }
+
+    fn check_every_write_fails_cleanly(sparse: bool) {
+        let name = if sparse {
+            "crash-sparse"
+        } else {
+            "crash-cframe"
+        };
+        let path = tmp_dir(name);
+        for (opname, op) in ops() {
+            let mut n = 1;
+            loop {
+                let _ = std::fs::remove_dir_all(&path);
+                let _ = std::fs::remove_file(&path);
+                build(if sparse {
+                    Storage::SparseDir(path.clone())
+                } else {
+                    Storage::FrameFile(path.clone())
+                });
+                let before_files = files(&path);
+                let before = snapshot(&SuperChunk::open(&path, 0).unwrap());
+                let io = Arc::new(Faulty {
+                    writes: Arc::new(AtomicUsize::new(0)),
+                    fail_at: n,
+                });
+                let mut sc = SuperChunk::open_with_io(&path, 0, io).unwrap();
+                let r = op(&mut sc);
+                drop(sc);
+                if r.is_ok() {
+                    assert!(n > 1, "{opname}: no write happened");
+                    break;
+                }
+                // The frame on disk is the previous one, byte for byte.
+                assert_eq!(files(&path), before_files, "{opname}, write {n} failing");
+                let back = SuperChunk::open(&path, 0).unwrap();
+                assert_eq!(snapshot(&back), before, "{opname}, write {n} failing");
+                n += 1;
+                assert!(n < 100, "{opname}: never succeeds");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&path);
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn contiguous_frame_survives_a_failing_write_anywhere() {
+        check_every_write_fails_cleanly(false);
+    }
+
+    #[test]
+    fn sparse_frame_survives_a_failing_write_anywhere() {
+        check_every_write_fails_cleanly(true);
+    }
+}
+
+/// A frame whose chunks section spans more than 4 GiB (a hole in a sparse
+/// file, so no disk space or memory is needed): 64-bit offsets all along.
+#[test]
+fn frame_beyond_4gib() {
+    use crate::format::frame::{POS_CBYTES, POS_FRAME_LEN};
+    use std::os::unix::fs::FileExt;
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::FrameInMemory).unwrap();
+    sc.append_buffer(&data(1000, 1)).unwrap();
+    sc.append_buffer(&data(1000, 2)).unwrap();
+    let f = sc.frame().unwrap();
+    let bytes = f.to_bytes().unwrap();
+    let hl = FrameHeader::parse(&bytes, TYPE_CONTIGUOUS)
+        .unwrap()
+        .header_len as u64;
+    let c0 = sc.chunk(0).unwrap().into_owned();
+    let c1 = sc.chunk(1).unwrap().into_owned();
+    let trailer_len = {
+        let tail = &bytes[bytes.len() - 25..];
+        crate::format::frame::trailer_len_from_tail(tail, bytes.len() as i64).unwrap() as usize
+    };
+    let trailer = bytes[bytes.len() - trailer_len..].to_vec();
+    let gap: u64 = (4 << 30) + 12345;
+    let offsets = crate::frame::compress_offsets(&[0, gap as i64]).unwrap();
+    let cbytes = gap + c1.len() as u64;
+    let len = hl + cbytes + offsets.len() as u64 + trailer.len() as u64;
+    let mut header = bytes[..hl as usize].to_vec();
+    header[POS_CBYTES..POS_CBYTES + 8].copy_from_slice(&(cbytes as i64).to_be_bytes());
+    header[POS_FRAME_LEN..POS_FRAME_LEN + 8].copy_from_slice(&(len as i64).to_be_bytes());
+    let p = tmp("big.b2frame");
+    let file = std::fs::File::create(&p).unwrap();
+    file.set_len(len).unwrap();
+    file.write_all_at(&header, 0).unwrap();
+    file.write_all_at(&c0, hl).unwrap();
+    file.write_all_at(&c1, hl + gap).unwrap();
+    file.write_all_at(&offsets, hl + cbytes).unwrap();
+    file.write_all_at(&trailer, hl + cbytes + offsets.len() as u64)
+        .unwrap();
+    drop(file);
+
+    let mut big = SuperChunk::open(&p, 0).unwrap();
+    assert_eq!(big.frame().unwrap().offsets(), &[0, gap as i64]);
+    assert_eq!(big.decompress_chunk_vec(1).unwrap(), data(1000, 2));
+    // A lazy chunk locates its bytes with a 64-bit offset.
+    let lazy = big.lazy_chunk(1).unwrap().into_owned();
+    assert_ne!(lazy[31] & crate::frame::LAZY_FLAG, 0);
+    let mut out = vec![0u8; 4000];
+    big.decompress_any(&lazy, &mut out).unwrap();
+    assert_eq!(out, data(1000, 2));
+    // Appending writes past 4 GiB.
+    big.append_buffer(&data(1000, 3)).unwrap();
+    drop(big);
+    let back = SuperChunk::open(&p, 0).unwrap();
+    assert_eq!(back.nchunks(), 3);
+    assert!(back.frame().unwrap().offsets()[2] > gap as i64);
+    assert_eq!(back.decompress_chunk_vec(2).unwrap(), data(1000, 3));
+    assert_eq!(back.decompress_chunk_vec(0).unwrap(), data(1000, 1));
+    let _ = std::fs::remove_file(&p);
+}

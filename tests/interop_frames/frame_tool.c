@@ -140,6 +140,19 @@ static int write_all(const char *dir) {
       int64_t wrc = blosc2_schunk_to_file(sc, path);
       if (wrc <= 0) { fprintf(stderr, "tofile %d/%d: rc=%lld\n", c, t, (long long)wrc); exit(1); }
       blosc2_schunk_free(sc);
+
+      /* 3b. sparse frame (a directory), edited in place */
+      snprintf(path, sizeof path, "%s/sparse_%s_%d.b2frame", dir, CODECS[c], TYPESIZES[t]);
+      blosc2_remove_urlpath(path);
+      blosc2_storage st4 = {.contiguous = false, .urlpath = path, .cparams = &cp};
+      sc = blosc2_schunk_new(&st4);
+      CHECK(sc != NULL);
+      CHECK(blosc2_meta_add(sc, "m1", meta, sizeof meta) == 0);
+      add_content(sc, c, t, chunkbytes, 0);
+      add_vlmeta(sc);
+      edit(sc, c, t, chunkbytes);
+      CHECK(blosc2_vlmeta_update(sc, "vlinfo", (uint8_t *)"sparse", 6, NULL) == 0);
+      blosc2_schunk_free(sc);
     }
   }
   /* 4. special fill on a frame and on memory */
@@ -235,6 +248,24 @@ static int read_all(const char *dir) {
         }
         free(buf);
       }
+    }
+  }
+  for (int c = 0; c < 5; c++) {
+    for (int t = 0; t < 5; t++) {
+      snprintf(path, sizeof path, "%s/sparse_%s_%d.b2frame", dir, CODECS[c], TYPESIZES[t]);
+      blosc2_schunk *sc = blosc2_schunk_open(path);
+      CHECK(sc != NULL);
+      digest(sc, path + strlen(dir) + 1);
+      /* and as a contiguous frame */
+      uint8_t *cframe; bool needs_free;
+      int64_t len = blosc2_schunk_to_buffer(sc, &cframe, &needs_free);
+      CHECK(len > 0);
+      blosc2_schunk *cf = blosc2_schunk_from_buffer(cframe, len, true);
+      CHECK(cf != NULL);
+      digest(cf, "  (sparse to_buffer)");
+      blosc2_schunk_free(cf);
+      if (needs_free) free(cframe);
+      blosc2_schunk_free(sc);
     }
   }
   for (int k = 0; k < 2; k++) {

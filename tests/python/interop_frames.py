@@ -2,9 +2,10 @@
 """Frame interop with python-blosc2 4.14.1 (which bundles the reference c-blosc2).
 
   python-blosc2 writes frames (in memory via SChunk.to_cframe(), on disk as
-  .b2frame; several codecs and typesizes, metalayers, vlmetalayers, special
-  chunks, deleted/inserted/updated chunks) -> ours reads them through ctypes;
-  ours writes .b2frame files -> blosc2.open() reads them.
+  .b2frame, contiguous and sparse (directories); several codecs and typesizes,
+  metalayers, vlmetalayers, special chunks, deleted/inserted/updated chunks)
+  -> ours reads them through ctypes; ours writes contiguous and sparse
+  .b2frame -> blosc2.open() reads them.
 
 Our library is used in a child process so that the two libblosc2.so.9 never
 share one process.  Usage: PYTHONPATH=.ref/py-blosc2 python3 tests/python/interop_frames.py
@@ -112,11 +113,13 @@ def child(mode, arg):
                         ("cparams", ctypes.POINTER(CParams)), ("dparams", ctypes.c_void_p),
                         ("io", ctypes.c_void_p)]
         lib.blosc2_get_blosc2_cparams_defaults.restype = CParams
-        for codec, ts in [(0, 4), (1, 8), (4, 2), (5, 16)]:
+        for codec, ts, contiguous in [(0, 4, True), (1, 8, True), (4, 2, True), (5, 16, True),
+                                      (0, 4, False), (4, 8, False), (5, 2, False)]:
             cp = lib.blosc2_get_blosc2_cparams_defaults()
             cp.compcode, cp.typesize, cp.clevel = codec, ts, 5
-            path = os.path.join(d, f"ours_{codec}_{ts}.b2frame").encode()
-            st = Storage(True, path, ctypes.pointer(cp), None, None)
+            kind = "c" if contiguous else "s"
+            path = os.path.join(d, f"ours_{codec}_{ts}_{kind}.b2frame").encode()
+            st = Storage(contiguous, path, ctypes.pointer(cp), None, None)
             sc = lib.blosc2_schunk_new(ctypes.byref(st))
             assert sc
             lib.blosc2_meta_add(sc, b"mymeta", b"\x93\x01\x02\x03", 4)
@@ -148,9 +151,11 @@ def main():
             name = f"{codec.name}_{np.dtype(dtype).name}"
             cparams = blosc2.CParams(codec=codec, typesize=ts, clevel=5, nthreads=1)
             chunk_items = 5000
-            path = os.path.join(tmp, name + ".b2frame")
+            # the sparse variants only for some combinations (they are slower)
+            sparse = dtype in (np.int16, np.float64)
+            path = os.path.join(tmp, name + (".sparse" if sparse else "") + ".b2frame")
             sc = blosc2.SChunk(chunksize=chunk_items * ts, cparams=cparams,
-                               urlpath=path, contiguous=True, mode="w",
+                               urlpath=path, contiguous=not sparse, mode="w",
                                meta={"m1": {"a": [1, 2]}, "m2": "text"})
             chunks = []
             for c in range(5):
@@ -199,8 +204,9 @@ def main():
         if not f.startswith("ours_"):
             continue
         sc = blosc2.open(os.path.join(tmp, f))
-        codec, ts = f[5:-8].split("_")
+        _, codec, ts, kind = f[:-8].split("_")
         ts = int(ts)
+        assert os.path.isdir(os.path.join(tmp, f)) == (kind == "s"), f
         assert sc.nchunks == 3, f
         assert sc.typesize == ts, f
         assert sc.meta["mymeta"] == [1, 2, 3], (f, sc.meta["mymeta"])
@@ -209,7 +215,7 @@ def main():
             a = (np.arange(10000 * 8 // ts * ts // 8, dtype=np.uint8) * (c + 1)).tobytes()[: 10000 * ts]
             assert sc.decompress_chunk(i) == a, (f, i)
         n += 1
-    print(f"ours -> reference: {n} frames read by blosc2.open(), all chunks equal")
+    print(f"ours -> reference: {n} frames (contiguous and sparse) read by blosc2.open(), all chunks equal")
     return 1 if fails else 0
 
 

@@ -1,0 +1,193 @@
+//! Lazy chunks: for a frame on disk, a chunk's header and block starts plus a
+//! trailer telling where the rest lives, as the reference builds them:
+//!
+//! `header (32 bytes, blosc2 flags | 0x08) | bstarts (4 * nblocks) |
+//!  nchunk (int32) | chunk offset (int64) | block csizes (4 * nblocks)`
+//!
+//! For a contiguous frame `nchunk` is the chunk's position and the offset is
+//! counted from the start of the frame; for a sparse frame both are the
+//! chunk file's number. [`Frame::resolve_lazy`] reads the whole chunk back.
+
+use super::Frame;
+use crate::error::{Error, Result};
+use crate::format::header::{ChunkHeader, B2_VL_BLOCKS, EXTENDED_HEADER_LENGTH, FLAG_MEMCPYED};
+
+/// The lazy bit of the blosc2 flags byte.
+pub const LAZY_FLAG: u8 = 0x08;
+const POS_BLOSC2_FLAGS: usize = 31;
+const SPECIAL_VALUE: u8 = 3;
+
+/// `(nblocks, leftover)` of a chunk header.
+fn nblocks_of(h: &ChunkHeader) -> Result<(usize, usize)> {
+    if h.nbytes < 0 || h.blocksize <= 0 {
+        return Err(Error::InvalidHeader);
+    }
+    let vl = h.is_extended() && h.blosc2_flags2 & B2_VL_BLOCKS != 0;
+    let (n, left) = if vl {
+        (h.blocksize as usize, 0)
+    } else {
+        let bs = h.blocksize as usize;
+        let nb = h.nbytes as usize;
+        (nb / bs + usize::from(nb % bs != 0), nb % bs)
+    };
+    if n == 0 || n > (i32::MAX as usize) / 8 {
+        return Err(Error::InvalidHeader);
+    }
+    Ok((n, left))
+}
+
+impl Frame {
+    /// Read `len` bytes at `pos` of the chunk stored at offset `off`.
+    fn read_in_chunk(&self, off: i64, pos: u64, len: usize) -> Result<Vec<u8>> {
+        if self.sparse_dir.is_some() {
+            self.read_sparse_chunk_range(off, pos, len)
+        } else {
+            let at = self
+                .header_len
+                .checked_add(off as u64)
+                .and_then(|a| a.checked_add(pos))
+                .ok_or(Error::ReadBuffer)?;
+            if at + len as u64 > self.header_len + self.section_len() {
+                return Err(Error::ReadBuffer);
+            }
+            Ok(self.read_at(at, len as u64)?.into_owned())
+        }
+    }
+
+    /// The lazy chunk of regular chunk `n` of a frame on disk (`None` for a
+    /// frame in memory or a special chunk: the whole chunk serves then).
+    /// `typesize` is the super-chunk's (for repeated-value chunks).
+    pub fn lazy_chunk(&self, n: usize, typesize: i32) -> Result<Option<Vec<u8>>> {
+        let off = *self.offsets.get(n).ok_or(Error::InvalidIndex)?;
+        if self.memory_bytes().is_some() || off < 0 {
+            return Ok(None);
+        }
+        let head = self.read_in_chunk(off, 0, EXTENDED_HEADER_LENGTH)?;
+        let h = ChunkHeader::parse(&head)?;
+        if (h.cbytes as usize) < EXTENDED_HEADER_LENGTH || !h.is_extended() {
+            return Err(Error::InvalidHeader);
+        }
+        let cbytes = h.cbytes as usize;
+        let (nblocks, leftover) = nblocks_of(&h)?;
+        let special = (head[POS_BLOSC2_FLAGS] >> 4) & 0x7;
+        let memcpyed = h.flags & FLAG_MEMCPYED != 0;
+        if special == SPECIAL_VALUE {
+            let n = EXTENDED_HEADER_LENGTH
+                + usize::try_from(typesize).map_err(|_| Error::InvalidHeader)?;
+            if typesize <= 0 || n > cbytes {
+                return Err(Error::InvalidHeader);
+            }
+            return Ok(Some(self.read_in_chunk(off, 0, n)?));
+        }
+        if special != 0 {
+            return Err(Error::InvalidHeader);
+        }
+        let bstarts_len = nblocks * 4;
+        if !memcpyed && bstarts_len > cbytes - EXTENDED_HEADER_LENGTH {
+            return Err(Error::InvalidHeader);
+        }
+        let trailer_at = EXTENDED_HEADER_LENGTH + bstarts_len;
+        let streams_at = if memcpyed {
+            EXTENDED_HEADER_LENGTH
+        } else {
+            trailer_at
+        };
+        let total = trailer_at + 12 + bstarts_len;
+        let mut out = vec![0u8; total];
+        out[..streams_at].copy_from_slice(&self.read_in_chunk(off, 0, streams_at)?);
+        out[POS_BLOSC2_FLAGS] |= LAZY_FLAG;
+        let (nchunk, where_) = if self.sparse_dir.is_some() {
+            (off as i32, off)
+        } else {
+            (n as i32, self.header_len as i64 + off)
+        };
+        out[trailer_at..trailer_at + 4].copy_from_slice(&nchunk.to_le_bytes());
+        out[trailer_at + 4..trailer_at + 12].copy_from_slice(&where_.to_le_bytes());
+        let mut csizes = vec![0i32; nblocks];
+        if memcpyed {
+            csizes.fill(h.blocksize);
+            if leftover > 0 {
+                csizes[nblocks - 1] = leftover as i32;
+            }
+        } else {
+            let mut starts: Vec<(i32, usize)> = (0..nblocks)
+                .map(|j| {
+                    let a = EXTENDED_HEADER_LENGTH + 4 * j;
+                    (
+                        i32::from_le_bytes([out[a], out[a + 1], out[a + 2], out[a + 3]]),
+                        j,
+                    )
+                })
+                .collect();
+            starts.sort();
+            for k in 0..nblocks {
+                let next = if k + 1 < nblocks {
+                    starts[k + 1].0
+                } else {
+                    h.cbytes
+                };
+                csizes[starts[k].1] = next.wrapping_sub(starts[k].0);
+            }
+        }
+        let cs_at = total - bstarts_len;
+        for (j, c) in csizes.iter().enumerate() {
+            out[cs_at + 4 * j..cs_at + 4 * j + 4].copy_from_slice(&c.to_le_bytes());
+        }
+        Ok(Some(out))
+    }
+
+    /// The whole chunk a lazy chunk of this frame stands for.
+    pub fn resolve_lazy(&self, lazy: &[u8]) -> Result<Vec<u8>> {
+        let h = ChunkHeader::parse(lazy)?;
+        if !h.lazy() || lazy.len() < EXTENDED_HEADER_LENGTH {
+            return Err(Error::InvalidParam);
+        }
+        let (nblocks, _) = nblocks_of(&h)?;
+        let t = EXTENDED_HEADER_LENGTH + 4 * nblocks;
+        if lazy.len() < t + 12 {
+            return Err(Error::ReadBuffer);
+        }
+        let nchunk = i32::from_le_bytes(lazy[t..t + 4].try_into().unwrap_or([0; 4]));
+        let off = i64::from_le_bytes(lazy[t + 4..t + 12].try_into().unwrap_or([0; 8]));
+        let cbytes = usize::try_from(h.cbytes).map_err(|_| Error::InvalidHeader)?;
+        let full = if self.sparse_dir.is_some() {
+            if nchunk < 0 || i64::from(nchunk) != off {
+                return Err(Error::InvalidHeader);
+            }
+            self.read_sparse_chunk(off)?
+        } else {
+            let rel = off
+                .checked_sub(self.header_len as i64)
+                .filter(|r| *r >= 0)
+                .ok_or(Error::InvalidHeader)?;
+            self.read_in_chunk(rel, 0, cbytes)?
+        };
+        if full.len() != cbytes
+            || full[..POS_BLOSC2_FLAGS] != lazy[..POS_BLOSC2_FLAGS]
+            || full[POS_BLOSC2_FLAGS] | LAZY_FLAG != lazy[POS_BLOSC2_FLAGS]
+        {
+            return Err(Error::Data);
+        }
+        Ok(full)
+    }
+
+    /// Read the frame again from where it lives (files only).
+    pub fn reopen(&self) -> Result<super::OpenedFrame> {
+        match (&self.backing, &self.sparse_dir) {
+            (super::Backing::File { io, .. }, Some(dir)) => Frame::open_sparse(dir, io.clone()),
+            (
+                super::Backing::File {
+                    io, path, offset, ..
+                },
+                None,
+            ) => Frame::open_file_typed(
+                path,
+                *offset,
+                io.clone(),
+                crate::format::frame::TYPE_CONTIGUOUS,
+                None,
+            ),
+            (super::Backing::Memory(_), _) => Err(Error::FrameType),
+        }
+    }
+}

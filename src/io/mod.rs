@@ -1,0 +1,171 @@
+//! I/O backends: where the bytes of an on-disk frame are read and written.
+//!
+//! A backend ([`IoBackend`]) opens files by path; an open file ([`IoFile`])
+//! offers positioned reads and writes, its size and truncation. Built in:
+//! [`FileSystem`] (positioned reads/writes on a plain file) and
+//! [`mmap::MmapFile`] (a memory-mapped file, modes r, r+, w+ and c). User
+//! backends registered from C come through the same traits (see `ffi::io`).
+
+pub mod mmap;
+
+use crate::error::{Error, Result};
+use std::fmt::Debug;
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// How a file is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Read only ("rb").
+    Read,
+    /// Read and write an existing file ("rb+").
+    ReadWrite,
+    /// Create or truncate, then read and write ("wb+").
+    Create,
+}
+
+impl OpenMode {
+    /// The C `fopen` mode string the reference passes for this mode.
+    pub fn c_mode(self) -> &'static str {
+        match self {
+            OpenMode::Read => "rb",
+            OpenMode::ReadWrite => "rb+",
+            OpenMode::Create => "wb",
+        }
+    }
+}
+
+/// An open file of a backend.
+pub trait IoFile: Debug + Send {
+    /// Fill `buf` from position `pos` (all of it, or an error).
+    fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()>;
+    /// Write all of `data` at position `pos`.
+    fn write_at(&mut self, pos: u64, data: &[u8]) -> Result<()>;
+    /// Current size in bytes.
+    fn size(&self) -> Result<u64>;
+    /// Set the size to `size` bytes.
+    fn truncate(&mut self, size: u64) -> Result<()>;
+    /// Push written data to stable storage.
+    fn sync(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// A way to open files.
+pub trait IoBackend: Debug + Send + Sync {
+    /// Open `path` in `mode`.
+    fn open(&self, path: &Path, mode: OpenMode) -> Result<Box<dyn IoFile>>;
+    /// Whether this backend can hold a sparse frame (many files).
+    fn supports_sparse(&self) -> bool {
+        true
+    }
+}
+
+/// A shared handle on a backend.
+pub type Io = Arc<dyn IoBackend>;
+
+/// The plain file backend (positioned reads and writes).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct FileSystem;
+
+/// The plain file backend as a shared handle.
+pub fn filesystem() -> Io {
+    Arc::new(FileSystem)
+}
+
+/// A file of the [`FileSystem`] backend.
+#[derive(Debug)]
+pub struct PlainFile {
+    file: File,
+}
+
+impl PlainFile {
+    /// Wrap an open file.
+    pub fn new(file: File) -> PlainFile {
+        PlainFile { file }
+    }
+}
+
+impl IoFile for PlainFile {
+    fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
+        self.file
+            .read_exact_at(buf, pos)
+            .map_err(|_| Error::FileRead)
+    }
+    fn write_at(&mut self, pos: u64, data: &[u8]) -> Result<()> {
+        self.file
+            .write_all_at(data, pos)
+            .map_err(|_| Error::FileWrite)
+    }
+    fn size(&self) -> Result<u64> {
+        Ok(self.file.metadata().map_err(|_| Error::FileRead)?.len())
+    }
+    fn truncate(&mut self, size: u64) -> Result<()> {
+        self.file.set_len(size).map_err(|_| Error::FileTruncate)
+    }
+    fn sync(&mut self) -> Result<()> {
+        self.file.sync_data().map_err(|_| Error::FileWrite)
+    }
+}
+
+impl IoBackend for FileSystem {
+    fn open(&self, path: &Path, mode: OpenMode) -> Result<Box<dyn IoFile>> {
+        let mut o = OpenOptions::new();
+        match mode {
+            OpenMode::Read => o.read(true),
+            OpenMode::ReadWrite => o.read(true).write(true),
+            OpenMode::Create => o.read(true).write(true).create(true).truncate(true),
+        };
+        let file = o.open(path).map_err(|_| Error::FileOpen)?;
+        if !file.metadata().map_err(|_| Error::FileOpen)?.is_file() {
+            return Err(Error::FileOpen);
+        }
+        Ok(Box::new(PlainFile { file }))
+    }
+}
+
+/// Read a whole file through a backend.
+pub fn read_whole(io: &dyn IoBackend, path: &Path) -> Result<Vec<u8>> {
+    let f = io.open(path, OpenMode::Read)?;
+    let n = f.size()?;
+    let n = usize::try_from(n).map_err(|_| Error::MemoryAlloc)?;
+    let mut buf = vec![0u8; n];
+    f.read_at(0, &mut buf)?;
+    Ok(buf)
+}
+
+/// Write a whole new file through a backend (replacing any old content).
+pub fn write_whole(io: &dyn IoBackend, path: &Path, data: &[u8]) -> Result<()> {
+    let mut f = io.open(path, OpenMode::Create)?;
+    f.write_at(0, data)?;
+    f.truncate(data.len() as u64)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_file_positioned_io() {
+        let dir = std::env::temp_dir().join(format!("b2io-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let p = dir.join("plain.bin");
+        let io = filesystem();
+        let mut f = io.open(&p, OpenMode::Create).unwrap();
+        f.write_at(4, b"abcd").unwrap();
+        assert_eq!(f.size().unwrap(), 8);
+        let mut b = [0u8; 4];
+        f.read_at(4, &mut b).unwrap();
+        assert_eq!(&b, b"abcd");
+        assert!(f.read_at(6, &mut b).is_err());
+        f.truncate(2).unwrap();
+        assert_eq!(f.size().unwrap(), 2);
+        drop(f);
+        assert!(io.open(&dir, OpenMode::Read).is_err());
+        assert_eq!(read_whole(&*io, &p).unwrap(), vec![0, 0]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,266 @@
+//! Reading and rearranging a super-chunk beyond whole chunks: lazy chunks,
+//! items at scattered coordinates, the chunks a slice touches, a new chunk
+//! order, and picking up changes another handle made to a frame on disk.
+
+use super::{chunk_info, Store, SuperChunk};
+use crate::chunk;
+use crate::error::{Error, Result};
+use crate::format::header::B2_VL_BLOCKS;
+use crate::frame::DataEdit;
+use std::borrow::Cow;
+
+impl SuperChunk {
+    /// Chunk `n` as a lazy chunk when the frame is on disk (header, block
+    /// starts and a trailer locating the rest), otherwise the whole chunk.
+    pub fn lazy_chunk(&self, n: i64) -> Result<Cow<'_, [u8]>> {
+        if n < 0 || n >= self.nchunks() {
+            return Err(Error::InvalidParam);
+        }
+        if let Store::Frame(f) = &self.store {
+            if let Some(v) = f.lazy_chunk(n as usize, self.cparams.typesize)? {
+                return Ok(Cow::Owned(v));
+            }
+        }
+        self.chunk(n)
+    }
+
+    /// The whole chunk behind a lazy chunk of this super-chunk.
+    pub fn resolve_lazy(&self, lazy: &[u8]) -> Result<Vec<u8>> {
+        match &self.store {
+            Store::Frame(f) => f.resolve_lazy(lazy),
+            Store::Chunks(_) => Err(Error::InvalidParam),
+        }
+    }
+
+    /// Items at `coords` (item indexes) into `out`, one after another.
+    pub fn get_sparse(&self, coords: &[i64], out: &mut [u8]) -> Result<()> {
+        let ts = self.cparams.typesize;
+        if ts <= 0 || self.chunksize <= 0 || self.flags2 & B2_VL_BLOCKS != 0 {
+            return Err(Error::InvalidParam);
+        }
+        if self.chunksize % ts != 0 {
+            return Err(Error::InvalidParam);
+        }
+        let ts = ts as usize;
+        let need = coords.len().checked_mul(ts).ok_or(Error::InvalidParam)?;
+        if out.len() < need {
+            return Err(Error::WriteBuffer);
+        }
+        let nitems = self.nbytes / ts as i64;
+        let per_chunk = self.chunksize as i64 / ts as i64;
+        let mut cached: Option<(i64, Vec<u8>)> = None;
+        for (i, &c) in coords.iter().enumerate() {
+            if c < 0 || c >= nitems {
+                return Err(Error::InvalidParam);
+            }
+            let n = c / per_chunk;
+            if cached.as_ref().map(|(k, _)| *k) != Some(n) {
+                cached = Some((n, self.decompress_chunk_vec(n)?));
+            }
+            let data = &cached.as_ref().ok_or(Error::Failure)?.1;
+            let at = ((c % per_chunk) as usize) * ts;
+            let item = data.get(at..at + ts).ok_or(Error::Data)?;
+            out[i * ts..(i + 1) * ts].copy_from_slice(item);
+        }
+        Ok(())
+    }
+
+    /// Indexes of the chunks holding items `[start, stop)` (1-D view).
+    pub fn slice_nchunks(&self, start: i64, stop: i64) -> Result<Vec<i64>> {
+        if self.nchunks() == 0 {
+            return Ok(Vec::new());
+        }
+        let ts = self.cparams.typesize as i64;
+        if self.chunksize <= 0 || start < 0 || stop < start {
+            return Err(Error::InvalidParam);
+        }
+        let cs = self.chunksize as i64;
+        let bstart = start.checked_mul(ts).ok_or(Error::InvalidParam)?;
+        let bstop = stop.checked_mul(ts).ok_or(Error::InvalidParam)?;
+        let first = bstart / cs;
+        let last = bstop / cs + i64::from(bstop % cs != 0);
+        Ok((first..last.max(first)).collect())
+    }
+
+    /// Put chunk `order[i]` at position `i`.
+    pub fn reorder_offsets(&mut self, order: &[i64]) -> Result<()> {
+        let n = self.nchunks() as usize;
+        if order.len() < n {
+            return Err(Error::Data);
+        }
+        let mut seen = vec![false; n];
+        for &o in &order[..n] {
+            if o < 0 || o as usize >= n || seen[o as usize] {
+                return Err(Error::Data);
+            }
+            seen[o as usize] = true;
+        }
+        match &mut self.store {
+            Store::Chunks(v) => {
+                let old = std::mem::take(v);
+                let mut slots: Vec<Option<Vec<u8>>> = old.into_iter().map(Some).collect();
+                for &o in &order[..n] {
+                    v.push(slots[o as usize].take().ok_or(Error::Data)?);
+                }
+                Ok(())
+            }
+            Store::Frame(f) => {
+                let old = f.offsets().to_vec();
+                let offsets: Vec<i64> = order[..n].iter().map(|&o| old[o as usize]).collect();
+                let edit = if f.sparse_dir().is_some() {
+                    DataEdit::Sparse {
+                        cbytes: f.data_len(),
+                    }
+                } else {
+                    DataEdit::None
+                };
+                self.commit(edit, Some(offsets), None)
+            }
+        }
+    }
+
+    /// Re-read a frame on disk that another handle may have changed; returns
+    /// whether anything changed (counters, chunks or metadata).
+    pub fn refresh(&mut self) -> Result<bool> {
+        let Store::Frame(f) = &self.store else {
+            return Ok(false);
+        };
+        if f.memory_bytes().is_some() {
+            return Ok(false);
+        }
+        let o = f.reopen()?;
+        let same = o.frame.len() == f.len()
+            && o.frame.offsets() == f.offsets()
+            && o.header.nbytes == self.nbytes
+            && o.header.chunksize == self.chunksize
+            && o.metalayers == self.metalayers
+            && o.vlmetalayers == self.vlmetalayers;
+        if same {
+            return Ok(false);
+        }
+        let fresh = SuperChunk::from_opened(o, false)?;
+        self.nbytes = fresh.nbytes;
+        self.cbytes = fresh.cbytes;
+        self.chunksize = fresh.chunksize;
+        self.blocksize = fresh.blocksize;
+        self.flags2 = fresh.flags2;
+        self.metalayers = fresh.metalayers;
+        self.vlmetalayers = fresh.vlmetalayers;
+        self.store = fresh.store;
+        Ok(true)
+    }
+
+    /// Decompress a chunk given as bytes, resolving a lazy one first.
+    pub fn decompress_any(&self, chunk_bytes: &[u8], dest: &mut [u8]) -> Result<usize> {
+        let h = chunk::header(chunk_bytes)?;
+        let full;
+        let src = if h.lazy() {
+            full = self.resolve_lazy(chunk_bytes)?;
+            &full[..]
+        } else {
+            chunk_bytes
+        };
+        let (_, cb, _) = chunk_info(src)?;
+        chunk::decompress_into(&self.dparams, &src[..cb], dest)
+    }
+}
+
+/// Shape and chunk shape from a "b2nd" (or "caterva") metalayer:
+/// `fixarray, version, ndim, [shape int64...], [chunkshape int32...], ...`.
+fn b2nd_grid(meta: &[u8]) -> Result<(Vec<i64>, Vec<i64>)> {
+    let ndim = *meta.get(2).ok_or(Error::InvalidHeader)? as usize;
+    if ndim > 8 {
+        return Err(Error::InvalidHeader);
+    }
+    let mut pos = 3;
+    let mut parts = [Vec::new(), Vec::new()];
+    for (k, part) in parts.iter_mut().enumerate() {
+        let width = if k == 0 { 8 } else { 4 };
+        pos += 1; // array marker
+        for _ in 0..ndim {
+            let b = meta
+                .get(pos + 1..pos + 1 + width)
+                .ok_or(Error::InvalidHeader)?;
+            let v = b.iter().fold(0u64, |a, &x| (a << 8) | x as u64);
+            part.push(if width == 8 {
+                v as i64
+            } else {
+                v as u32 as i32 as i64
+            });
+            pos += 1 + width;
+        }
+    }
+    let [shape, chunkshape] = parts;
+    if chunkshape.iter().any(|&c| c <= 0) || shape.iter().any(|&s| s < 0) {
+        return Err(Error::InvalidHeader);
+    }
+    Ok((shape, chunkshape))
+}
+
+impl SuperChunk {
+    /// Number of dimensions of an n-dimensional super-chunk (its "b2nd" or
+    /// "caterva" metalayer), `None` without one.
+    pub fn b2nd_ndim(&self) -> Result<Option<usize>> {
+        let meta = match self.meta_get("b2nd").or_else(|_| self.meta_get("caterva")) {
+            Ok(m) => m,
+            Err(_) => return Ok(None),
+        };
+        Ok(Some(b2nd_grid(meta)?.0.len()))
+    }
+
+    /// Indexes (C order over the chunk grid) of the chunks of an
+    /// n-dimensional super-chunk touched by the slice `[start, stop)`.
+    pub fn b2nd_slice_nchunks(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+        let meta = self
+            .meta_get("b2nd")
+            .or_else(|_| self.meta_get("caterva"))?;
+        let (shape, chunkshape) = b2nd_grid(meta)?;
+        let nd = shape.len();
+        if start.len() < nd || stop.len() < nd {
+            return Err(Error::InvalidParam);
+        }
+        if shape.iter().product::<i64>() == 0 {
+            return Ok(Vec::new());
+        }
+        if nd == 0 {
+            return Ok(vec![0]);
+        }
+        let grid: Vec<i64> = (0..nd)
+            .map(|i| (shape[i] + chunkshape[i] - 1) / chunkshape[i])
+            .collect();
+        let mut first = vec![0i64; nd];
+        let mut count = vec![0i64; nd];
+        for i in 0..nd {
+            if start[i] < 0 || stop[i] < start[i] {
+                return Err(Error::InvalidParam);
+            }
+            first[i] = start[i] / chunkshape[i];
+            let end = ((stop[i] + chunkshape[i] - 1) / chunkshape[i])
+                .max(first[i] + 1)
+                .min(grid[i]);
+            count[i] = (end - first[i]).max(0);
+        }
+        let total: i64 = count.iter().product();
+        let mut out = Vec::new();
+        for k in 0..total {
+            let mut rem = k;
+            let mut idx = vec![0i64; nd];
+            for i in (0..nd).rev() {
+                idx[i] = first[i] + rem % count[i];
+                rem /= count[i];
+            }
+            let mut flat = 0i64;
+            let mut empty = false;
+            for i in 0..nd {
+                let c0 = idx[i] * chunkshape[i];
+                let c1 = (c0 + chunkshape[i]).min(shape[i]);
+                empty |= c1 <= start[i] || c0 >= stop[i];
+                flat = flat * grid[i] + idx[i];
+            }
+            if !empty {
+                out.push(flat);
+            }
+        }
+        Ok(out)
+    }
+}
