@@ -1252,16 +1252,37 @@ pub unsafe extern "C" fn blosc2_chunk_repeatval(
 
 // ---------------------------------------------------------------- raw filters
 
-fn raw_filter_args(
+/// The four raw (un)shuffle entry points: check the arguments (the reference
+/// takes typesizes up to 256, and any for bitunshuffle), run `f` on the two
+/// buffers and return `blocksize` (or a negative code).
+///
+/// # Safety
+/// `src` and `dest` must hold `blocksize` bytes each and not overlap.
+unsafe fn raw_filter(
+    max_typesize: i32,
     typesize: i32,
     blocksize: i32,
     src: *const c_void,
     dest: *mut c_void,
-) -> Option<(usize, usize)> {
-    if typesize <= 0 || typesize > 255 || blocksize < 0 || src.is_null() || dest.is_null() {
-        return None;
-    }
-    Some((typesize as usize, blocksize as usize))
+    f: impl FnOnce(usize, &[u8], &mut [u8]) -> Result<(), ()>,
+) -> i32 {
+    guard(Error::Failure.code(), || {
+        if typesize <= 0
+            || typesize > max_typesize
+            || blocksize < 0
+            || src.is_null()
+            || dest.is_null()
+        {
+            return Error::InvalidParam.code();
+        }
+        let n = blocksize as usize;
+        // SAFETY: both buffers hold blocksize bytes and do not overlap (API contract).
+        let (s, d) = unsafe { (slice(src, n), slice_mut(dest, n)) };
+        match f(typesize as usize, s, d) {
+            Ok(()) => blocksize,
+            Err(()) => Error::FilterPipeline.code(),
+        }
+    })
 }
 
 #[no_mangle]
@@ -1271,15 +1292,13 @@ pub unsafe extern "C" fn blosc2_shuffle(
     src: *const c_void,
     dest: *mut c_void,
 ) -> i32 {
-    guard(Error::Failure.code(), || {
-        let Some((t, n)) = raw_filter_args(typesize, blocksize, src, dest) else {
-            return Error::InvalidParam.code();
-        };
-        // SAFETY: both buffers hold blocksize bytes and do not overlap (API contract).
-        let (s, d) = unsafe { (slice(src, n), slice_mut(dest, n)) };
-        crate::filter::shuffle(t, s, d);
-        blocksize
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        raw_filter(256, typesize, blocksize, src, dest, |t, s, d| {
+            crate::filter::shuffle(t, s, d);
+            Ok(())
+        })
+    }
 }
 
 #[no_mangle]
@@ -1289,15 +1308,13 @@ pub unsafe extern "C" fn blosc2_unshuffle(
     src: *const c_void,
     dest: *mut c_void,
 ) -> i32 {
-    guard(Error::Failure.code(), || {
-        let Some((t, n)) = raw_filter_args(typesize, blocksize, src, dest) else {
-            return Error::InvalidParam.code();
-        };
-        // SAFETY: as for blosc2_shuffle.
-        let (s, d) = unsafe { (slice(src, n), slice_mut(dest, n)) };
-        crate::filter::unshuffle(t, s, d);
-        blocksize
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        raw_filter(256, typesize, blocksize, src, dest, |t, s, d| {
+            crate::filter::unshuffle(t, s, d);
+            Ok(())
+        })
+    }
 }
 
 #[no_mangle]
@@ -1307,17 +1324,17 @@ pub unsafe extern "C" fn blosc2_bitshuffle(
     src: *const c_void,
     dest: *mut c_void,
 ) -> i32 {
-    guard(Error::Failure.code(), || {
-        let Some((t, n)) = raw_filter_args(typesize, blocksize, src, dest) else {
-            return Error::InvalidParam.code();
-        };
-        // SAFETY: as for blosc2_shuffle.
-        let (s, d) = unsafe { (slice(src, n), slice_mut(dest, n)) };
-        match crate::filter::bitshuffle(t, s, d) {
-            Ok(()) => blocksize,
-            Err(()) => Error::FilterPipeline.code(),
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        raw_filter(
+            256,
+            typesize,
+            blocksize,
+            src,
+            dest,
+            crate::filter::bitshuffle,
+        )
+    }
 }
 
 #[no_mangle]
@@ -1327,17 +1344,17 @@ pub unsafe extern "C" fn blosc2_bitunshuffle(
     src: *const c_void,
     dest: *mut c_void,
 ) -> i32 {
-    guard(Error::Failure.code(), || {
-        let Some((t, n)) = raw_filter_args(typesize, blocksize, src, dest) else {
-            return Error::InvalidParam.code();
-        };
-        // SAFETY: as for blosc2_shuffle.
-        let (s, d) = unsafe { (slice(src, n), slice_mut(dest, n)) };
-        match crate::filter::bitunshuffle(t, s, d) {
-            Ok(()) => blocksize,
-            Err(()) => Error::FilterPipeline.code(),
-        }
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        raw_filter(
+            i32::MAX,
+            typesize,
+            blocksize,
+            src,
+            dest,
+            crate::filter::bitunshuffle,
+        )
+    }
 }
 
 // ---------------------------------------------------------------- timing
