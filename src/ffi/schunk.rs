@@ -1144,16 +1144,25 @@ pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
             Ok(h) => h,
             Err(e) => return e.code(),
         };
-        if buffer.is_null() || stop < start {
+        if buffer.is_null() {
             return Error::InvalidParam.code();
         }
+        // As the reference: an empty or reversed range reads nothing and
+        // succeeds; a range outside the super-chunk is BLOSC2_ERROR_FAILURE.
+        if stop <= start {
+            return 0;
+        }
         let Some(n) = (stop - start).checked_mul(h.sc.typesize() as i64) else {
-            return Error::InvalidParam.code();
+            return Error::Failure.code();
         };
+        if start < 0 || n > isize::MAX as i64 {
+            return Error::Failure.code();
+        }
         // SAFETY: the buffer holds (stop - start) * typesize bytes.
         let out = unsafe { std::slice::from_raw_parts_mut(buffer as *mut u8, n as usize) };
         match h.sc.get_slice(start, stop, out) {
             Ok(()) => 0,
+            Err(Error::InvalidParam) => Error::Failure.code(),
             Err(e) => e.code(),
         }
     })
@@ -1704,4 +1713,55 @@ pub unsafe extern "C" fn blosc2_remove_urlpath(urlpath: *const c_char) -> c_int 
         let _ = std::fs::remove_file(format!("{url}.b2lock"));
         0
     })
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    /// Sizes at the 2 GiB limit without allocating them: special chunks only.
+    #[test]
+    fn special_chunks_at_the_2gib_limit() {
+        let max = i32::MAX - 32;
+        // SAFETY: a NULL storage is an in-memory super-chunk (typesize 8).
+        unsafe {
+            let sc = blosc2_schunk_new(std::ptr::null_mut());
+            assert!(!sc.is_null());
+            let cs = max - max % 8;
+            let nitems = 3 * (cs as i64 / 8) + 5;
+            assert_eq!(blosc2_schunk_fill_special(sc, nitems, 1, cs), 4);
+            assert_eq!((*sc).nbytes, nitems * 8);
+            assert_eq!((*sc).chunksize, cs);
+            let mut probe = [0xffu8; 64];
+            let buf = probe.as_mut_ptr() as *mut c_void;
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, nitems - 8, nitems, buf),
+                0
+            );
+            assert!(probe.iter().all(|&b| b == 0));
+            // Out of range, reversed and empty ranges as the reference answers.
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, nitems - 7, nitems + 1, buf),
+                -1
+            );
+            assert_eq!(blosc2_schunk_get_slice_buffer(sc, -1, 2, buf), -1);
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, i64::MAX / 2, i64::MAX, buf),
+                -1
+            );
+            assert_eq!(blosc2_schunk_get_slice_buffer(sc, 5, 3, buf), 0);
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, nitems + 5, nitems + 5, buf),
+                0
+            );
+            blosc2_schunk_free(sc);
+
+            // A chunksize past BLOSC2_MAX_BUFFERSIZE is refused, nothing added.
+            let sc = blosc2_schunk_new(std::ptr::null_mut());
+            assert!(blosc2_schunk_fill_special(sc, nitems, 1, i32::MAX - 7) < 0);
+            assert_eq!((*sc).nchunks, 0);
+            assert_eq!((*sc).nbytes, 0);
+            blosc2_schunk_free(sc);
+        }
+    }
 }
