@@ -22,6 +22,10 @@ cargo clippy --all-targets -- -D warnings
 step "build (release)"
 cargo build --release
 
+step "the main job (README's first command)"
+target/release/blosc2 demo --dir build/demo
+target/release/blosc2 bench --repeat 1 > /dev/null
+
 step "Rust tests (unit, doc, integration, interop, mutation)"
 cargo test --release
 
