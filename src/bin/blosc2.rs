@@ -1015,7 +1015,10 @@ fn demo_cmd(dir: &Path, opts: &CompOpts) -> Res<()> {
     let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let (raw, frame, out) = (path("demo.raw"), path("demo.b2frame"), path("demo.out"));
     write_all_to(&raw, &data)?;
-    println!("built-in dataset: {} bytes of float64 (a noisy ramp) in {raw}", data.len());
+    println!(
+        "built-in dataset: {} bytes of float64 (a noisy ramp) in {raw}",
+        data.len()
+    );
     let t = Instant::now();
     compress_cmd(&raw, &frame, opts)?;
     let ct = t.elapsed().as_secs_f64();
