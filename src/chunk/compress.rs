@@ -189,6 +189,10 @@ fn compress_blocks_parallel(
     let room = dest.len().saturating_sub(start);
     let slots: Vec<std::sync::Mutex<Option<GroupResult>>> =
         groups.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    // Bytes produced by all groups so far: once they cannot fit any more, every
+    // group stops (incompressible data then goes to the plain-copy fallback
+    // without compressing the rest of the chunk).
+    let produced = std::sync::atomic::AtomicUsize::new(0);
     crate::pool::run(nthreads, groups.len(), &|g, tid| {
         let (first, last) = groups[g];
         let r = SCRATCH.with(|sc| -> GroupResult {
@@ -201,10 +205,15 @@ fn compress_blocks_parallel(
             let mut sizes = Vec::with_capacity(last - first);
             let mut pos = 0;
             for j in first..last {
+                if produced.load(std::sync::atomic::Ordering::Relaxed) > room {
+                    give_back(buf);
+                    return Ok(None);
+                }
                 match compress_block(job, j, &mut out[pos..], &mut sc, tid as i32)? {
                     Some(n) => {
                         sizes.push(n);
                         pos += n;
+                        produced.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                     }
                     None => {
                         give_back(buf);
