@@ -520,6 +520,34 @@ pub unsafe extern "C" fn blosc1_cbuffer_validate(
     })
 }
 
+/// The 16-byte header at `cbuffer`, if it is non-null and valid.
+///
+/// # Safety
+/// A non-null `cbuffer` must have at least 16 readable bytes.
+unsafe fn min_header(cbuffer: *const c_void) -> Option<ChunkHeader> {
+    if cbuffer.is_null() {
+        return None;
+    }
+    // SAFETY: guaranteed by the caller.
+    ChunkHeader::parse_min(unsafe { slice(cbuffer, MIN_HEADER_LENGTH) }).ok()
+}
+
+/// Store two results through optional output pointers.
+///
+/// # Safety
+/// Each pointer must be null or valid for one write.
+unsafe fn store2<A, B>(pa: *mut A, a: A, pb: *mut B, b: B) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        if !pa.is_null() {
+            *pa = a;
+        }
+        if !pb.is_null() {
+            *pb = b;
+        }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc1_cbuffer_metainfo(
     cbuffer: *const c_void,
@@ -527,24 +555,13 @@ pub unsafe extern "C" fn blosc1_cbuffer_metainfo(
     flags: *mut c_int,
 ) {
     guard((), || {
-        let h = if cbuffer.is_null() {
-            None
-        } else {
-            // SAFETY: a 16-byte header is readable at cbuffer.
-            ChunkHeader::parse_min(unsafe { slice(cbuffer, MIN_HEADER_LENGTH) }).ok()
-        };
+        // SAFETY: the API requires a 16-byte header at cbuffer.
+        let h = unsafe { min_header(cbuffer) };
         let (t, f) = h
             .map(|h| (h.typesize as usize, h.flags as c_int))
             .unwrap_or((0, 0));
-        // SAFETY: outputs are valid when non-null.
-        unsafe {
-            if !typesize.is_null() {
-                *typesize = t;
-            }
-            if !flags.is_null() {
-                *flags = f;
-            }
-        }
+        // SAFETY: outputs are null or valid.
+        unsafe { store2(typesize, t, flags, f) }
     })
 }
 
@@ -555,40 +572,23 @@ pub unsafe extern "C" fn blosc2_cbuffer_versions(
     versionlz: *mut c_int,
 ) {
     guard((), || {
-        let h = if cbuffer.is_null() {
-            None
-        } else {
-            // SAFETY: a 16-byte header is readable at cbuffer.
-            ChunkHeader::parse_min(unsafe { slice(cbuffer, MIN_HEADER_LENGTH) }).ok()
-        };
+        // SAFETY: the API requires a 16-byte header at cbuffer.
+        let h = unsafe { min_header(cbuffer) };
         let (v, l) = h
             .map(|h| (h.version as c_int, h.versionlz as c_int))
             .unwrap_or((0, 0));
-        // SAFETY: outputs are valid when non-null.
-        unsafe {
-            if !version.is_null() {
-                *version = v;
-            }
-            if !versionlz.is_null() {
-                *versionlz = l;
-            }
-        }
+        // SAFETY: outputs are null or valid.
+        unsafe { store2(version, v, versionlz, l) }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_cbuffer_complib(cbuffer: *const c_void) -> *const c_char {
     guard(std::ptr::null(), || {
-        if cbuffer.is_null() {
-            return std::ptr::null();
-        }
-        // SAFETY: a 16-byte header is readable at cbuffer.
-        match ChunkHeader::parse_min(unsafe { slice(cbuffer, MIN_HEADER_LENGTH) }) {
-            Ok(h) => match crate::codec::libname(h.compformat()) {
-                Some(n) => static_cstr(&n),
-                None => std::ptr::null(),
-            },
-            Err(_) => std::ptr::null(),
+        // SAFETY: the API requires a 16-byte header at cbuffer.
+        match unsafe { min_header(cbuffer) }.and_then(|h| crate::codec::libname(h.compformat())) {
+            Some(n) => static_cstr(&n),
+            None => std::ptr::null(),
         }
     })
 }
