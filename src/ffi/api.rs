@@ -1002,15 +1002,20 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_getitem_ctx(
+/// What the two `_ctx` getitem calls share: find the context, the chunk (a lazy
+/// chunk of a super-chunk on disk is read back whole through it) and the output
+/// buffer, then run `f` on them.
+///
+/// # Safety
+/// As for the getitem calls: `context` null or live, `src` a chunk of `srcsize`
+/// bytes (see `chunk_slice`), `dest` valid for `destsize` bytes.
+unsafe fn getitem_ctx_with(
     context: *mut blosc2_context,
     src: *const c_void,
     srcsize: i32,
-    start: c_int,
-    nitems: c_int,
     dest: *mut c_void,
     destsize: i32,
+    f: impl FnOnce(&Context, &[u8], &mut [u8]) -> c_int,
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: see ctx_ref.
@@ -1022,7 +1027,6 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
             Ok(s) => s,
             Err(e) => return e.code(),
         };
-        // A lazy chunk of a super-chunk on disk: read the rest through it.
         // SAFETY: the context's schunk is NULL or the super-chunk owning it.
         let resolved = match unsafe { super::schunk::resolve_lazy_for(ctx.dparams.schunk, s) } {
             Ok(r) => r,
@@ -1034,14 +1038,32 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
         }
         // SAFETY: destsize bytes are writable at dest.
         let d = unsafe { slice_mut(dest, destsize.max(0) as usize) };
-        code(chunk::getitem(
-            &ctx.dparams,
-            s,
-            start as i64,
-            nitems as i64,
-            d,
-        ))
+        f(ctx, s, d)
     })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_getitem_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    start: c_int,
+    nitems: c_int,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe {
+        getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
+            code(chunk::getitem(
+                &ctx.dparams,
+                s,
+                start as i64,
+                nitems as i64,
+                d,
+            ))
+        })
+    }
 }
 
 #[no_mangle]
@@ -1054,40 +1076,22 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
     dest: *mut c_void,
     destsize: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
-            return Error::NullPointer.code();
-        };
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
-        // A lazy chunk of a super-chunk on disk: read the rest through it.
-        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
-        let resolved = match unsafe { super::schunk::resolve_lazy_for(ctx.dparams.schunk, s) } {
-            Ok(r) => r,
-            Err(e) => return e.code(),
-        };
-        let s = resolved.as_deref().unwrap_or(s);
-        if dest.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: destsize bytes are writable at dest.
-        let d = unsafe { slice_mut(dest, destsize.max(0) as usize) };
-        let ts = s[3].max(1) as i32;
-        if start % ts != 0 || nbytes % ts != 0 {
-            return Error::InvalidParam.code();
-        }
-        code(chunk::getitem_bytes(
-            &ctx.dparams,
-            s,
-            start as i64,
-            nbytes as i64,
-            d,
-        ))
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
+            let ts = s[3].max(1) as i32;
+            if start % ts != 0 || nbytes % ts != 0 {
+                return Error::InvalidParam.code();
+            }
+            code(chunk::getitem_bytes(
+                &ctx.dparams,
+                s,
+                start as i64,
+                nbytes as i64,
+                d,
+            ))
+        })
+    }
 }
 
 #[no_mangle]
