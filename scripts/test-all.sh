@@ -61,6 +61,9 @@ if [ ! -d "$PYBLOSC2/blosc2" ]; then
 fi
 PYTHONPATH="$PYBLOSC2" python3 tests/python/interop_frames.py
 
+step "n-dimensional arrays: python-blosc2 4.14.1 reads ours and ours reads python-blosc2's"
+PYTHONPATH="$PYBLOSC2" python3 tests/python/interop_b2nd.py
+
 step "exported symbols versus the reference"
 scripts/check-exports.sh
 

@@ -149,8 +149,72 @@ fn mirrors_match_c_layout() {
             "blosc2_stdio_params",
             [locking]
         ),
+        fields!(
+            blosc2::ffi::schunk::blosc2_schunk,
+            "blosc2_schunk",
+            [
+                version,
+                typesize,
+                blocksize,
+                chunksize,
+                filters,
+                nchunks,
+                current_nchunk,
+                nbytes,
+                cbytes,
+                data,
+                data_len,
+                storage,
+                frame,
+                cctx,
+                dctx,
+                metalayers,
+                nmetalayers,
+                vlmetalayers,
+                nvlmetalayers,
+                tuner_params,
+                tuner_id,
+                ndim,
+                blockshape,
+                view,
+                change_tick
+            ]
+        ),
+        fields!(
+            blosc2::ffi::b2nd::chunk_cache_s,
+            "struct chunk_cache_s",
+            [data, nchunk]
+        ),
+        fields!(
+            blosc2::ffi::b2nd::b2nd_array_t,
+            "b2nd_array_t",
+            [
+                sc,
+                shape,
+                chunkshape,
+                extshape,
+                blockshape,
+                extchunkshape,
+                nitems,
+                chunknitems,
+                extnitems,
+                blocknitems,
+                extchunknitems,
+                ndim,
+                chunk_cache,
+                item_array_strides,
+                item_chunk_strides,
+                item_extchunk_strides,
+                item_block_strides,
+                block_chunk_strides,
+                chunk_array_strides,
+                dtype,
+                dtype_format,
+                last_tick
+            ]
+        ),
     ];
-    let mut c = String::from("#include <blosc2.h>\n#include <blosc2/blosc2-stdio.h>\n#include <stdio.h>\n#include <stddef.h>\nint main(void) {\n");
+    let mut c = String::from("#include <blosc2.h>\n#include <b2nd.h>\n#include <blosc2/blosc2-stdio.h>\n#include <stdio.h>\n#include <stddef.h>\nint main(void) {\n");
     let mut expected = Vec::new();
     for (lines, cname, fields) in &specs {
         c.push_str(&format!(

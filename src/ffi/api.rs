@@ -1444,7 +1444,15 @@ pub unsafe extern "C" fn blosc2_multidim_to_unidim(
     i: *mut i64,
 ) {
     guard((), || {
-        if index.is_null() || strides.is_null() || i.is_null() || ndim <= 0 {
+        if i.is_null() {
+            return;
+        }
+        if ndim <= 0 {
+            // SAFETY: i is valid for one value.
+            unsafe { *i = 0 };
+            return;
+        }
+        if index.is_null() || strides.is_null() {
             return;
         }
         let n = ndim as usize;

@@ -5,6 +5,7 @@
 //! every body runs under `guard`.
 
 pub mod api;
+pub mod b2nd;
 pub mod ctx;
 pub mod io;
 pub mod plugins;

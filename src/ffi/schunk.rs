@@ -278,6 +278,40 @@ unsafe fn holder<'a>(p: *mut blosc2_schunk) -> Result<&'a mut Holder> {
     Ok(unsafe { &mut *(p as *mut Holder) })
 }
 
+/// Run `f` on the engine super-chunk behind `schunk`, then make the public
+/// fields (metalayers included) true again; `changed` bumps the change tick.
+///
+/// # Safety
+/// `schunk` must be NULL or a live super-chunk pointer from this library,
+/// not used by anyone else during the call.
+pub(crate) unsafe fn with_engine<R>(
+    schunk: *mut blosc2_schunk,
+    changed: bool,
+    f: impl FnOnce(&mut SuperChunk) -> Result<R>,
+) -> Result<R> {
+    // SAFETY: guaranteed by the caller.
+    let h = unsafe { holder(schunk) }?;
+    let r = f(&mut h.sc);
+    if changed {
+        h.c.change_tick += 1;
+        h.sync_all();
+    }
+    r
+}
+
+/// The C parameters a super-chunk was made with, and whether it is a
+/// contiguous frame.
+///
+/// # Safety
+/// As [`with_engine`].
+pub(crate) unsafe fn c_params(
+    schunk: *mut blosc2_schunk,
+) -> Result<(blosc2_cparams, blosc2_dparams, bool)> {
+    // SAFETY: guaranteed by the caller.
+    let h = unsafe { holder(schunk) }?;
+    Ok((h.c_cparams, h.c_dparams, h.storage.contiguous))
+}
+
 fn cstring_arg(p: *const c_char) -> Result<String> {
     if p.is_null() {
         return Err(Error::InvalidParam);

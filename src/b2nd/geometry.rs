@@ -1,0 +1,264 @@
+//! The shapes of an n-dimensional array and what follows from them: the
+//! shapes padded to whole chunks and blocks, item counts, and the chunk and
+//! block grids.  Every product is checked, so a crafted metalayer can never
+//! make a later division or allocation size wrap.
+
+use crate::error::{Error, Result};
+
+/// `B2ND_MAX_DIM`.
+pub const MAX_DIM: usize = 16;
+
+/// The shapes of an array and their derived sizes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Geometry {
+    /// Logical shape.
+    pub shape: Vec<i64>,
+    /// Chunk shape.
+    pub chunkshape: Vec<i32>,
+    /// Block shape.
+    pub blockshape: Vec<i32>,
+    /// Shape rounded up to whole chunks.
+    pub extshape: Vec<i64>,
+    /// Chunk shape rounded up to whole blocks.
+    pub extchunkshape: Vec<i64>,
+    /// Items in `shape`.
+    pub nitems: i64,
+    /// Items in `extshape`.
+    pub extnitems: i64,
+    /// Items in a chunk (`chunkshape`).
+    pub chunknitems: i32,
+    /// Items in a block.
+    pub blocknitems: i32,
+    /// Items in a padded chunk (`extchunkshape`): what one stored chunk holds.
+    pub extchunknitems: i64,
+}
+
+fn round_up(v: i64, to: i64) -> Result<i64> {
+    if to == 0 || v % to == 0 {
+        return Ok(v);
+    }
+    v.checked_add(to - v % to).ok_or(Error::InvalidParam)
+}
+
+impl Geometry {
+    /// Check the shapes and derive the rest.
+    ///
+    /// Rules: at most [`MAX_DIM`] dimensions; no negative size; a non-empty
+    /// dimension needs positive chunk and block sizes; a zero chunk size
+    /// (allowed with an empty dimension, as placeholder) needs a zero block
+    /// size; a block is never larger than its chunk; no product overflows
+    /// (`i64` for array and padded-chunk item counts, `i32` for chunk and
+    /// block item counts).
+    pub fn new(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Result<Geometry> {
+        let nd = shape.len();
+        if nd > MAX_DIM || chunkshape.len() != nd || blockshape.len() != nd {
+            return Err(Error::InvalidParam);
+        }
+        let mut g = Geometry {
+            shape: shape.to_vec(),
+            chunkshape: chunkshape.to_vec(),
+            blockshape: blockshape.to_vec(),
+            extshape: Vec::with_capacity(nd),
+            extchunkshape: Vec::with_capacity(nd),
+            nitems: 1,
+            extnitems: 1,
+            chunknitems: 1,
+            blocknitems: 1,
+            extchunknitems: 1,
+        };
+        for i in 0..nd {
+            let (s, c, b) = (shape[i], chunkshape[i], blockshape[i]);
+            if s < 0 || c < 0 || b < 0 {
+                return Err(Error::InvalidParam);
+            }
+            if (b == 0) != (c == 0) || (s > 0 && c == 0) || b > c {
+                return Err(Error::InvalidParam);
+            }
+            let ext = if c == 0 { 0 } else { round_up(s, c as i64)? };
+            let extchunk = round_up(c as i64, b as i64)?;
+            g.extshape.push(ext);
+            g.extchunkshape.push(extchunk);
+            let ov = || Error::InvalidParam;
+            g.nitems = g.nitems.checked_mul(s).ok_or_else(ov)?;
+            g.extnitems = g.extnitems.checked_mul(ext).ok_or_else(ov)?;
+            g.extchunknitems = g.extchunknitems.checked_mul(extchunk).ok_or_else(ov)?;
+            g.chunknitems = g.chunknitems.checked_mul(c).ok_or_else(ov)?;
+            g.blocknitems = g.blocknitems.checked_mul(b).ok_or_else(ov)?;
+        }
+        Ok(g)
+    }
+
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Chunks along each dimension.
+    pub fn chunks_per_dim(&self) -> Vec<i64> {
+        (0..self.ndim())
+            .map(|i| match self.chunkshape[i] {
+                0 => 0,
+                c => self.extshape[i] / c as i64,
+            })
+            .collect()
+    }
+
+    /// Blocks along each dimension of a chunk.
+    pub fn blocks_per_dim(&self) -> Vec<i64> {
+        (0..self.ndim())
+            .map(|i| match self.blockshape[i] {
+                0 => 0,
+                b => self.extchunkshape[i] / b as i64,
+            })
+            .collect()
+    }
+
+    /// Number of stored chunks (a 0-dimensional array has one).
+    pub fn nchunks(&self) -> i64 {
+        if self.nitems == 0 {
+            return 0;
+        }
+        self.chunks_per_dim().iter().product()
+    }
+
+    /// Blocks in a stored chunk.
+    pub fn nblocks(&self) -> i64 {
+        if self.blocknitems == 0 {
+            0
+        } else {
+            self.extchunknitems / self.blocknitems as i64
+        }
+    }
+
+    /// Bytes of a stored (padded) chunk, checked against what one chunk can
+    /// hold.
+    pub fn chunk_nbytes(&self, typesize: i32) -> Result<i32> {
+        if typesize <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let n = self
+            .extchunknitems
+            .checked_mul(typesize as i64)
+            .ok_or(Error::InvalidParam)?;
+        if n > crate::format::header::MAX_BUFFERSIZE as i64 {
+            return Err(Error::MaxBufsizeExceeded);
+        }
+        Ok(n as i32)
+    }
+
+    /// Bytes of one block.
+    pub fn block_nbytes(&self, typesize: i32) -> Result<i32> {
+        (self.blocknitems)
+            .checked_mul(typesize)
+            .ok_or(Error::MaxBufsizeExceeded)
+    }
+
+    /// The same chunk and block shapes with another shape.
+    pub fn with_shape(&self, shape: &[i64]) -> Result<Geometry> {
+        Geometry::new(shape, &self.chunkshape, &self.blockshape)
+    }
+}
+
+/// C-order strides (in elements) of a buffer of shape `shape`.
+pub fn strides(shape: &[i64]) -> Vec<i64> {
+    let mut s = vec![1i64; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1].saturating_mul(shape[i + 1]);
+    }
+    s
+}
+
+/// Linear index of `index` with `strides` (`blosc2_multidim_to_unidim`).
+pub fn to_linear(index: &[i64], strides: &[i64]) -> i64 {
+    index
+        .iter()
+        .zip(strides)
+        .fold(0i64, |acc, (&i, &s)| acc.wrapping_add(i.wrapping_mul(s)))
+}
+
+/// The multidimensional index of linear position `i` in a C-order array of
+/// `shape` (`blosc2_unidim_to_multidim`).  Empty dimensions give 0.
+pub fn from_linear(shape: &[i64], mut i: i64, out: &mut [i64]) {
+    for d in (0..shape.len()).rev() {
+        if shape[d] <= 0 {
+            out[d] = 0;
+            continue;
+        }
+        out[d] = i % shape[d];
+        i /= shape[d];
+    }
+}
+
+/// Call `f` on every index of the box `[0, extent)` in C order (once, with
+/// an empty index, for zero dimensions; never for an empty box).
+pub(crate) fn for_each_index(
+    extent: &[i64],
+    mut f: impl FnMut(&[i64]) -> Result<()>,
+) -> Result<()> {
+    if extent.iter().any(|&e| e <= 0) {
+        return Ok(());
+    }
+    let mut cur = vec![0i64; extent.len()];
+    loop {
+        f(&cur)?;
+        let mut d = extent.len();
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            cur[d] += 1;
+            if cur[d] < extent[d] {
+                break;
+            }
+            cur[d] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padded_shapes() {
+        let g = Geometry::new(&[10, 7], &[4, 7], &[3, 2]).unwrap();
+        assert_eq!(g.extshape, vec![12, 7]);
+        assert_eq!(g.extchunkshape, vec![6, 8]);
+        assert_eq!(g.nitems, 70);
+        assert_eq!(g.extnitems, 84);
+        assert_eq!(g.chunknitems, 28);
+        assert_eq!(g.blocknitems, 6);
+        assert_eq!(g.extchunknitems, 48);
+        assert_eq!(g.chunks_per_dim(), vec![3, 1]);
+        assert_eq!(g.blocks_per_dim(), vec![2, 4]);
+        assert_eq!(g.nchunks(), 3);
+        assert_eq!(g.nblocks(), 8);
+    }
+
+    #[test]
+    fn rejects_bad_shapes() {
+        assert!(Geometry::new(&[-1], &[1], &[1]).is_err());
+        assert!(Geometry::new(&[5], &[0], &[0]).is_err());
+        assert!(Geometry::new(&[5], &[4], &[0]).is_err());
+        assert!(Geometry::new(&[5], &[4], &[5]).is_err());
+        assert!(Geometry::new(&[i64::MAX], &[3], &[1]).is_err());
+        assert!(Geometry::new(&[1 << 20, 1 << 20], &[1 << 16, 1 << 16], &[1, 1]).is_err());
+        assert!(Geometry::new(&[i64::MAX / 2, 4], &[1, 1], &[1, 1]).is_err());
+        assert!(Geometry::new(&[0], &[0], &[0]).is_ok());
+        assert!(Geometry::new(&[1; 17], &[1; 17], &[1; 17]).is_err());
+        assert_eq!(Geometry::new(&[], &[], &[]).unwrap().nitems, 1);
+    }
+
+    #[test]
+    fn linear_round_trip() {
+        let shape = [3, 4, 5];
+        let st = strides(&shape);
+        assert_eq!(st, vec![20, 5, 1]);
+        let mut idx = [0i64; 3];
+        for i in 0..60 {
+            from_linear(&shape, i, &mut idx);
+            assert_eq!(to_linear(&idx, &st), i);
+        }
+    }
+}
