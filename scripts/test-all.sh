@@ -38,6 +38,9 @@ cmake -S capi-tests -B build/capi -DBLOSC2_LIB_DIR="$ROOT/target/release" \
 cmake --build build/capi -j "$JOBS" > /dev/null
 ctest --test-dir build/capi -j "$JOBS" --output-on-failure
 
+step "b2nd metalayer mutation fuzzer, C path under AddressSanitizer"
+capi-tests/asan/run.sh "$ROOT/target/release" "$ROOT/include" 100000 20261122
+
 step "C test suite under valgrind memcheck"
 cmake -S capi-tests -B build/capi-valgrind -DBLOSC2_LIB_DIR="$ROOT/target/release" \
   -DBLOSC2_VALGRIND=ON > /dev/null

@@ -59,9 +59,7 @@ fn check_against_schunk(sc: &SuperChunk, g: &Geometry) -> Result<()> {
     }
     // A chunk count that does not match the grid is not refused here (the
     // reference opens such arrays too); reading a missing chunk fails then.
-    g.chunk_nbytes(ts)?;
-    g.block_nbytes(ts)?;
-    Ok(())
+    g.check_bytes(ts)
 }
 
 /// Turn a fresh, empty super-chunk into an array: record the metalayers and
@@ -77,6 +75,7 @@ pub fn init_schunk(
     if ts <= 0 {
         return Err(Error::InvalidParam);
     }
+    g.check_bytes(ts)?;
     let chunk_nbytes = g.chunk_nbytes(ts)?;
     if g.nitems > 0 {
         sc.cparams.blocksize = g.block_nbytes(ts)?;

@@ -146,6 +146,17 @@ impl Geometry {
         Ok(n as i32)
     }
 
+    /// Check that the array's bytes, padded ones included, can be counted
+    /// in an `i64`, and that a padded chunk fits in one chunk.
+    pub fn check_bytes(&self, typesize: i32) -> Result<()> {
+        self.chunk_nbytes(typesize)?;
+        self.block_nbytes(typesize)?;
+        self.extnitems
+            .checked_mul(typesize as i64)
+            .ok_or(Error::InvalidParam)?;
+        Ok(())
+    }
+
     /// Bytes of one block.
     pub fn block_nbytes(&self, typesize: i32) -> Result<i32> {
         (self.blocknitems)

@@ -483,3 +483,202 @@ impl RefLib {
         (Ok(out), overrun)
     }
 }
+
+/// A reference in-memory super-chunk with a given typesize and one
+/// fixed-length metalayer, for plugins that read the super-chunk behind
+/// `cparams.schunk` / `dparams.schunk` (ndcell and ndmean read "b2nd" and,
+/// when decoding, the super-chunk's typesize).  Freed on drop.
+pub struct RefSchunk<'a> {
+    lib: &'a RefLib,
+    sc: *mut c_void,
+    free: Symbol<SchunkFreeFn>,
+}
+
+impl Drop for RefSchunk<'_> {
+    fn drop(&mut self) {
+        // SAFETY: sc came from blosc2_schunk_new of this library and is freed
+        // exactly once, here (no context refers to it any more: the contexts
+        // made by the methods below are freed before they return).
+        unsafe { (self.free)(self.sc) };
+    }
+}
+
+impl RefLib {
+    /// A fresh reference super-chunk of items of `typesize` bytes holding the
+    /// fixed-length metalayer `meta_name` with content `meta`.
+    pub fn schunk_with_meta(&self, typesize: i32, meta_name: &str, meta: &[u8]) -> RefSchunk<'_> {
+        let name = std::ffi::CString::new(meta_name).expect("metalayer name without NUL");
+        let mut content = meta.to_vec();
+        // SAFETY: the symbols are declared in blosc2.h (3.3.5) with these C
+        // signatures; `_lib` keeps them loaded for the life of `self`.
+        let (schunk_new, schunk_free, meta_add) = unsafe {
+            let a: Symbol<SchunkNewFn> = self
+                ._lib
+                .get(b"blosc2_schunk_new\0")
+                .expect("blosc2_schunk_new");
+            let b: Symbol<SchunkFreeFn> = self
+                ._lib
+                .get(b"blosc2_schunk_free\0")
+                .expect("blosc2_schunk_free");
+            let c: Symbol<MetaAddFn> = self
+                ._lib
+                .get(b"blosc2_meta_add\0")
+                .expect("blosc2_meta_add");
+            (a, b, c)
+        };
+        let mut cparams = RefCParams {
+            compcode: 0,
+            compcode_meta: 0,
+            clevel: 5,
+            use_dict: false,
+            typesize,
+            nthreads: 1,
+            blocksize: 0,
+            splitmode: 4,
+            filters: [0, 0, 0, 0, 0, 1],
+            filters_meta: [0; MAX_FILTERS],
+        }
+        .to_c();
+        let mut storage = blosc2_storage {
+            contiguous: false,
+            urlpath: std::ptr::null_mut(),
+            cparams: &mut cparams,
+            dparams: std::ptr::null_mut(),
+            io: std::ptr::null_mut(),
+        };
+        // SAFETY: a fully initialised storage whose only pointer is a fully
+        // initialised cparams (null pointers inside); the library copies both.
+        let sc = unsafe { schunk_new(&mut storage) };
+        assert!(!sc.is_null(), "reference blosc2_schunk_new returned NULL");
+        let sc = RefSchunk {
+            lib: self,
+            sc,
+            free: schunk_free,
+        };
+        // SAFETY: sc.sc is a live super-chunk; name is a C string; content is
+        // readable for its length (copied by the callee).
+        let rc = unsafe {
+            meta_add(
+                sc.sc,
+                name.as_ptr(),
+                content.as_mut_ptr(),
+                content.len() as i32,
+            )
+        };
+        assert!(rc >= 0, "reference blosc2_meta_add failed: {rc}");
+        sc
+    }
+}
+
+impl RefSchunk<'_> {
+    /// Compress `src` as one chunk with `cparams.schunk` pointing at this
+    /// super-chunk, into `src.len() + 32` bytes.  The second value is the
+    /// overrun past that buffer (see [`RefOut`]).
+    pub fn compress_chunk(&self, p: &RefCParams, src: &[u8]) -> (Result<Vec<u8>, i32>, usize) {
+        let mut c = p.to_c();
+        c.schunk = self.sc;
+        // SAFETY: fully initialised cparams whose only pointer is the live
+        // super-chunk, which outlives the context.
+        let ptr = unsafe { (self.lib.create_cctx)(c) };
+        assert!(!ptr.is_null(), "reference blosc2_create_cctx returned NULL");
+        let ctx = Ctx { lib: self.lib, ptr };
+        let destsize = src.len() + 32;
+        let mut out = vec![CANARY; destsize + CANARY_LEN];
+        assert!(destsize <= i32::MAX as usize);
+        // SAFETY: as in `RefLib::compress`.
+        let rc = unsafe {
+            (self.lib.compress_ctx)(
+                ctx.ptr,
+                src.as_ptr().cast(),
+                src.len() as i32,
+                out.as_mut_ptr().cast(),
+                destsize as i32,
+            )
+        };
+        drop(ctx);
+        let overrun = check_canary(&out, destsize, "blosc2_compress_ctx");
+        if rc <= 0 {
+            return (Err(rc), overrun);
+        }
+        out.truncate(rc as usize);
+        (Ok(out), overrun)
+    }
+
+    /// `blosc2_decompress_ctx` with `dparams.schunk` pointing at this
+    /// super-chunk, into a `destsize`-byte buffer (zero-filled first).
+    pub fn decompress(&self, nthreads: i16, chunk: &[u8], destsize: usize) -> RefOut {
+        let dp = blosc2_dparams {
+            nthreads,
+            schunk: self.sc,
+            postfilter: std::ptr::null_mut(),
+            postparams: std::ptr::null_mut(),
+            typesize: 8,
+        };
+        // SAFETY: fully initialised dparams whose only pointer is the live
+        // super-chunk, which outlives the context.
+        let ptr = unsafe { (self.lib.create_dctx)(dp) };
+        assert!(!ptr.is_null(), "reference blosc2_create_dctx returned NULL");
+        let ctx = Ctx { lib: self.lib, ptr };
+        let mut out = vec![0u8; destsize + CANARY_LEN];
+        out[destsize..].fill(CANARY);
+        assert!(chunk.len() <= i32::MAX as usize && destsize <= i32::MAX as usize);
+        // SAFETY: as in `RefLib::decompress`.
+        let rc = unsafe {
+            (self.lib.decompress_ctx)(
+                ctx.ptr,
+                chunk.as_ptr().cast(),
+                chunk.len() as i32,
+                out.as_mut_ptr().cast(),
+                destsize as i32,
+            )
+        };
+        drop(ctx);
+        let overrun = check_canary(&out, destsize, "blosc2_decompress_ctx");
+        out.truncate(destsize);
+        RefOut { rc, out, overrun }
+    }
+
+    /// `blosc2_getitem_ctx` of `nitems` items from `start` with
+    /// `dparams.schunk` pointing at this super-chunk, into a buffer of exactly
+    /// `destsize` bytes (plus a canary that must stay untouched).
+    pub fn getitem(
+        &self,
+        nthreads: i16,
+        chunk: &[u8],
+        start: i32,
+        nitems: i32,
+        destsize: usize,
+    ) -> RefOut {
+        let dp = blosc2_dparams {
+            nthreads,
+            schunk: self.sc,
+            postfilter: std::ptr::null_mut(),
+            postparams: std::ptr::null_mut(),
+            typesize: 8,
+        };
+        // SAFETY: fully initialised dparams whose only pointer is the live
+        // super-chunk, which outlives the context.
+        let ptr = unsafe { (self.lib.create_dctx)(dp) };
+        assert!(!ptr.is_null(), "reference blosc2_create_dctx returned NULL");
+        let ctx = Ctx { lib: self.lib, ptr };
+        let mut out = vec![0u8; destsize + CANARY_LEN];
+        out[destsize..].fill(CANARY);
+        assert!(chunk.len() <= i32::MAX as usize && destsize <= i32::MAX as usize);
+        // SAFETY: as in `RefLib::getitem`.
+        let rc = unsafe {
+            (self.lib.getitem_ctx)(
+                ctx.ptr,
+                chunk.as_ptr().cast(),
+                chunk.len() as i32,
+                start,
+                nitems,
+                out.as_mut_ptr().cast(),
+                destsize as i32,
+            )
+        };
+        drop(ctx);
+        let overrun = check_canary(&out, destsize, "blosc2_getitem_ctx");
+        out.truncate(destsize);
+        RefOut { rc, out, overrun }
+    }
+}

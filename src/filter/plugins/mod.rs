@@ -4,17 +4,22 @@
 //!
 //! | id | name              |
 //! |----|-------------------|
+//! | 32 | `ndcell`          |
+//! | 33 | `ndmean`          |
 //! | 34 | `bytedelta_buggy` |
 //! | 35 | `bytedelta`       |
 //! | 36 | `int_trunc`       |
 //!
 //! Filters that need the super-chunk (bytedelta with meta 0 takes the
-//! typesize of the super-chunk) reach it through [`SchunkHooks`], which the C
-//! layer installs.
+//! typesize of the super-chunk; ndcell and ndmean read its "b2nd" metalayer
+//! and, when decoding, its typesize) reach it through [`SchunkHooks`], which
+//! the C layer installs.
 
 pub mod b2nd_meta;
 pub mod bytedelta;
 pub mod int_trunc;
+pub mod ndcell;
+pub mod ndmean;
 
 use crate::chunk::user_filter::{FilterPlugin, RegisteredFilter};
 use crate::codec::CallInfo;
@@ -131,6 +136,8 @@ pub fn builtin_filters() -> Vec<RegisteredFilter> {
         plugin,
     };
     vec![
+        f(NDCELL, "ndcell", Arc::new(ndcell::NdCell)),
+        f(NDMEAN, "ndmean", Arc::new(ndmean::NdMean)),
         f(
             BYTEDELTA_BUGGY,
             "bytedelta_buggy",

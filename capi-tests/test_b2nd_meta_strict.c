@@ -1,0 +1,196 @@
+/* Strict validation of the "b2nd" metalayer (listed in
+ * KNOWN_REFERENCE_FAILURES.txt: the reference only checks the structure in
+ * b2nd_deserialize_meta and accepts some impossible arrays on load).
+ *
+ * b2nd_deserialize_meta must refuse a metalayer that parses but cannot
+ * describe an array: negative shapes, chunk or block shapes, zero chunks in a
+ * non-empty dimension, zero blocks in a non-zero chunk, blocks larger than
+ * their chunk, chunk or block item counts beyond int32, item counts or padded
+ * shapes beyond int64, and an ndim that disagrees with the array headers.
+ * b2nd_from_cframe and b2nd_open must refuse frames carrying them.  Valid
+ * corner cases (empty dimensions, chunks larger than the array) must still be
+ * accepted. */
+#include "test_common.h"
+#include <stdbool.h>
+
+#include "b2nd.h"
+
+static void put_be(uint8_t *p, uint64_t v, int n) {
+  for (int i = n - 1; i >= 0; i--) {
+    p[i] = (uint8_t)v;
+    v >>= 8;
+  }
+}
+
+/* markers[k] >= 0 replaces the fixarray header of shape / chunkshape /
+   blockshape; ndim_byte may differ from the number of entries. */
+static int32_t craft(uint8_t *out, uint8_t ndim_byte, int nentries, const int64_t *shape,
+                     const int32_t *cs, const int32_t *bs, const int *markers) {
+  uint8_t *p = out;
+  *p++ = 0x97;
+  *p++ = 0;
+  *p++ = ndim_byte;
+  for (int part = 0; part < 3; part++) {
+    *p++ = (uint8_t)((markers && markers[part] >= 0) ? markers[part] : 0x90 + nentries);
+    for (int i = 0; i < nentries; i++) {
+      if (part == 0) {
+        *p++ = 0xd3;
+        put_be(p, (uint64_t)shape[i], 8);
+        p += 8;
+      } else {
+        *p++ = 0xd2;
+        put_be(p, (uint32_t)(part == 1 ? cs[i] : bs[i]), 4);
+        p += 4;
+      }
+    }
+  }
+  *p++ = 0;
+  *p++ = 0xdb;
+  put_be(p, 3, 4);
+  p += 4;
+  memcpy(p, "|u1", 3);
+  p += 3;
+  return (int32_t)(p - out);
+}
+
+static int deserialize(const uint8_t *meta, int32_t len) {
+  uint8_t *copy = tc_malloc((size_t)len);
+  memcpy(copy, meta, (size_t)len);
+  int8_t ndim;
+  int64_t s[B2ND_MAX_DIM];
+  int32_t c[B2ND_MAX_DIM], b[B2ND_MAX_DIM];
+  char *dtype = NULL;
+  int8_t fmt;
+  int rc = b2nd_deserialize_meta(copy, len, &ndim, s, c, b, &dtype, &fmt);
+  if (rc < 0) CHECK_MSG(dtype == NULL, "dtype allocated although the metalayer was refused");
+  free(dtype);
+  /* without the dtype outputs the answer must be the same */
+  int rc2 = b2nd_deserialize_meta(copy, len, &ndim, s, c, b, NULL, NULL);
+  CHECK_MSG((rc < 0) == (rc2 < 0), "with dtype %d, without %d", rc, rc2);
+  free(copy);
+  return rc;
+}
+
+/* 0: refused everywhere, else the number of entry points that accepted it
+   (from_cframe copy / no copy, open). */
+static int load_frame(const uint8_t *meta, int32_t len) {
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.typesize = 1;
+  blosc2_storage st = {.contiguous = true, .cparams = &cp};
+  blosc2_schunk *sc = blosc2_schunk_new(&st);
+  REQUIRE(sc != NULL);
+  uint8_t *copy = tc_malloc((size_t)len);
+  memcpy(copy, meta, (size_t)len);
+  REQUIRE(blosc2_meta_add(sc, "b2nd", copy, len) >= 0);
+  free(copy);
+  uint8_t *cframe = NULL;
+  bool needs_free = false;
+  int64_t clen = blosc2_schunk_to_buffer(sc, &cframe, &needs_free);
+  REQUIRE(clen > 0);
+  uint8_t *frame = tc_malloc((size_t)clen);
+  memcpy(frame, cframe, (size_t)clen);
+  if (needs_free) free(cframe);
+  blosc2_schunk_free(sc);
+  int accepted = 0;
+  for (int c = 0; c <= 1; c++) {
+    b2nd_array_t *a = NULL;
+    if (b2nd_from_cframe(frame, clen, c, &a) >= 0) {
+      accepted++;
+      b2nd_free(a);
+    }
+  }
+  const char *path = "test_b2nd_meta_strict.b2nd";
+  FILE *f = fopen(path, "wb");
+  REQUIRE(f != NULL);
+  REQUIRE(fwrite(frame, 1, (size_t)clen, f) == (size_t)clen);
+  fclose(f);
+  b2nd_array_t *a = NULL;
+  if (b2nd_open(path, &a) >= 0) {
+    accepted++;
+    b2nd_free(a);
+  }
+  remove(path);
+  free(frame);
+  return accepted;
+}
+
+int main(void) {
+  blosc2_init();
+  struct {
+    const char *label;
+    int nd;
+    int64_t shape[3];
+    int32_t cs[3], bs[3];
+    bool loadable_by_reference; /* only the deserializer is checked then */
+  } bad[] = {
+    {"negative shape", 2, {-1, 10}, {5, 5}, {5, 5}, false},
+    {"most negative shape", 1, {INT64_MIN}, {5}, {5}, false},
+    {"negative chunkshape", 2, {10, 10}, {5, -5}, {5, 5}, false},
+    {"negative blockshape", 2, {10, 10}, {5, 5}, {5, -1}, false},
+    {"zero blockshape in a chunk", 2, {10, 10}, {5, 5}, {5, 0}, false},
+    {"zero chunkshape, non-empty", 2, {10, 10}, {5, 0}, {5, 0}, false},
+    {"blockshape larger than chunkshape", 2, {10, 10}, {5, 5}, {5, 6}, true},
+    {"blockshape much larger than chunkshape", 1, {100}, {4}, {4096}, true},
+    {"blockshape product overflows int32", 2, {65536, 65536}, {65536, 65536}, {65536, 65536},
+     false},
+    {"chunkshape product overflows int32", 2, {65536, 65536}, {65536, 65536}, {1, 1}, false},
+    {"chunkshape product 2^32", 3, {2048, 2048, 1024}, {2048, 2048, 1024}, {1, 1, 1}, false},
+    {"shape product overflows int64", 2, {INT64_C(1) << 62, 4}, {1, 1}, {1, 1}, false},
+    {"padded shape overflows int64", 1, {INT64_MAX}, {1000}, {10}, false},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    uint8_t buf[256];
+    int32_t len = craft(buf, (uint8_t)bad[k].nd, bad[k].nd, bad[k].shape, bad[k].cs, bad[k].bs,
+                        NULL);
+    int rc = deserialize(buf, len);
+    CHECK_MSG(rc < 0, "%s: b2nd_deserialize_meta returned %d", bad[k].label, rc);
+    if (bad[k].loadable_by_reference) {
+      int acc = load_frame(buf, len);
+      CHECK_MSG(acc == 0, "%s: loaded by %d entry points", bad[k].label, acc);
+    }
+  }
+
+  /* ndim that disagrees with the array headers */
+  {
+    int64_t shape[3] = {10, 20, 30};
+    int32_t cs[3] = {5, 10, 15}, bs[3] = {5, 5, 5};
+    uint8_t buf[256];
+    int32_t len = craft(buf, 1, 2, shape, cs, bs, NULL); /* says 1, holds 2 */
+    CHECK_MSG(deserialize(buf, len) < 0, "ndim 1 with 2-entry arrays");
+    int m1[3] = {0x93, -1, -1};
+    len = craft(buf, 2, 2, shape, cs, bs, m1); /* shape header says 3 */
+    CHECK_MSG(deserialize(buf, len) < 0, "shape array header 0x93 for ndim 2");
+    CHECK_MSG(load_frame(buf, len) == 0, "frame with shape array header 0x93 for ndim 2");
+    int m2[3] = {-1, -1, 0x91};
+    len = craft(buf, 2, 2, shape, cs, bs, m2);
+    CHECK_MSG(deserialize(buf, len) < 0, "blockshape array header 0x91 for ndim 2");
+    CHECK_MSG(load_frame(buf, len) == 0, "frame with blockshape array header 0x91 for ndim 2");
+    int m3[3] = {0xdc, -1, -1}; /* not a fixarray at all */
+    len = craft(buf, 2, 2, shape, cs, bs, m3);
+    CHECK_MSG(deserialize(buf, len) < 0, "shape header 0xdc");
+  }
+
+  /* valid corner cases keep working */
+  struct {
+    const char *label;
+    int nd;
+    int64_t shape[3];
+    int32_t cs[3], bs[3];
+  } good[] = {
+    {"empty placeholder", 2, {0, 0}, {0, 0}, {0, 0}},
+    {"empty dimension", 3, {5, 0, 3}, {2, 2, 2}, {1, 1, 1}},
+    {"chunk larger than the array", 1, {10}, {50}, {16}},
+    {"block equals chunk", 2, {7, 9}, {7, 9}, {7, 9}},
+    {"large but valid", 2, {INT64_C(1) << 40, 1000}, {1 << 20, 1000}, {1 << 10, 100}},
+    {"ndim 0", 0, {0}, {0}, {0}},
+  };
+  for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+    uint8_t buf[256];
+    int32_t len = craft(buf, (uint8_t)good[k].nd, good[k].nd, good[k].shape, good[k].cs,
+                        good[k].bs, NULL);
+    int rc = deserialize(buf, len);
+    CHECK_MSG(rc == len, "%s: b2nd_deserialize_meta returned %d", good[k].label, rc);
+  }
+  blosc2_destroy();
+  TEST_MAIN_END("test_b2nd_meta_strict");
+}
