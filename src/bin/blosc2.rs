@@ -753,8 +753,48 @@ fn filter_names(filters: &[u8]) -> Vec<&'static str> {
         .collect()
 }
 
+/// Print what `info` says about a super-chunk: its parameters, and the
+/// shapes and dtype when it holds an n-dimensional (b2nd) array.
+fn frame_info(sc: &SuperChunk, kind: &str, print: impl Fn(serde_json::Value, Vec<(&str, String)>)) {
+    let cp = &sc.cparams;
+    let codec_name = codec::name(cp.compcode).unwrap_or_else(|| format!("codec {}", cp.compcode));
+    let filters = filter_names(&cp.filters);
+    let metas: Vec<String> = sc.metalayers().iter().map(|m| m.name.clone()).collect();
+    let vlmetas: Vec<String> = sc.vlmetalayers().iter().map(|m| m.name.clone()).collect();
+    let ratio = sc.nbytes as f64 / sc.cbytes.max(1) as f64;
+    let nd = blosc2::b2nd::array::read_meta(sc).ok();
+    let mut v = json!({"type":kind,"nchunks":sc.nchunks(),"chunksize":sc.chunksize,"blocksize":sc.blocksize,
+        "typesize":cp.typesize,"codec":codec_name,"clevel":cp.clevel,"filters":filters,
+        "nbytes":sc.nbytes,"cbytes":sc.cbytes,"frame_len":sc.frame_len(),"ratio":ratio,
+        "metalayers":metas,"vlmetalayers":vlmetas});
+    let mut lines = vec![("type", kind.to_string())];
+    if let Some(m) = &nd {
+        let g = &m.geom;
+        v["array"] = json!({"ndim":g.ndim(),"shape":g.shape,"chunkshape":g.chunkshape,
+            "blockshape":g.blockshape,"dtype":m.dtype,"dtype_format":m.dtype_format});
+        lines[0].1 = format!("b2nd array ({kind})");
+        lines.push(("shape", format!("{:?}", g.shape)));
+        lines.push(("chunks", format!("{:?}", g.chunkshape)));
+        lines.push(("blocks", format!("{:?}", g.blockshape)));
+        lines.push(("dtype", m.dtype.clone()));
+    }
+    lines.extend([
+        ("codec", format!("{codec_name} (clevel {})", cp.clevel)),
+        ("filters", format!("{filters:?}")),
+        ("typesize", cp.typesize.to_string()),
+        ("chunksize", sc.chunksize.to_string()),
+        ("blocksize", sc.blocksize.to_string()),
+        ("nchunks", sc.nchunks().to_string()),
+        ("nbytes", sc.nbytes.to_string()),
+        ("cbytes", sc.cbytes.to_string()),
+        ("ratio", format!("{ratio:.2}")),
+        ("metalayers", format!("{metas:?}")),
+        ("vlmetalayers", format!("{vlmetas:?}")),
+    ]);
+    print(v, lines);
+}
+
 fn info_cmd(file: &str, json_out: bool) -> Res<()> {
-    let data = read_all(file)?;
     let print = |v: serde_json::Value, lines: Vec<(&str, String)>| {
         if json_out {
             println!("{v}");
@@ -764,6 +804,13 @@ fn info_cmd(file: &str, json_out: bool) -> Res<()> {
             }
         }
     };
+    if file != "-" && Path::new(file).is_dir() {
+        let sc = SuperChunk::open(Path::new(file), 0)
+            .map_err(|e| format!("{file}: not a readable sparse frame: {e}"))?;
+        frame_info(&sc, "sparse frame", print);
+        return Ok(());
+    }
+    let data = read_all(file)?;
     if data.starts_with(bloscpack::header::MAGIC) {
         let len = data.len() as u64;
         let mut r =
@@ -814,33 +861,7 @@ fn info_cmd(file: &str, json_out: bool) -> Res<()> {
     if data.len() > 16 && data[2..9] == *b"b2frame" {
         let sc = SuperChunk::from_frame_bytes(data, true)
             .map_err(|e| format!("{file}: corrupt Blosc2 frame: {e}"))?;
-        let cp = &sc.cparams;
-        let codec_name =
-            codec::name(cp.compcode).unwrap_or_else(|| format!("codec {}", cp.compcode));
-        let filters = filter_names(&cp.filters);
-        let metas: Vec<String> = sc.metalayers().iter().map(|m| m.name.clone()).collect();
-        let vlmetas: Vec<String> = sc.vlmetalayers().iter().map(|m| m.name.clone()).collect();
-        let ratio = sc.nbytes as f64 / sc.cbytes.max(1) as f64;
-        print(
-            json!({"type":"frame","nchunks":sc.nchunks(),"chunksize":sc.chunksize,"blocksize":sc.blocksize,
-                "typesize":cp.typesize,"codec":codec_name,"clevel":cp.clevel,"filters":filters,
-                "nbytes":sc.nbytes,"cbytes":sc.cbytes,"frame_len":sc.frame_len(),"ratio":ratio,
-                "metalayers":metas,"vlmetalayers":vlmetas}),
-            vec![
-                ("type", "contiguous frame".into()),
-                ("codec", format!("{codec_name} (clevel {})", cp.clevel)),
-                ("filters", format!("{filters:?}")),
-                ("typesize", cp.typesize.to_string()),
-                ("chunksize", sc.chunksize.to_string()),
-                ("blocksize", sc.blocksize.to_string()),
-                ("nchunks", sc.nchunks().to_string()),
-                ("nbytes", sc.nbytes.to_string()),
-                ("cbytes", sc.cbytes.to_string()),
-                ("ratio", format!("{ratio:.2}")),
-                ("metalayers", format!("{metas:?}")),
-                ("vlmetalayers", format!("{vlmetas:?}")),
-            ],
-        );
+        frame_info(&sc, "contiguous frame", print);
         return Ok(());
     }
     let h = chunk::header(&data)
