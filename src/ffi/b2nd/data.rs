@@ -1,0 +1,347 @@
+//! b2nd.h: moving items between arrays and C buffers (whole arrays, boxes,
+//! sparse and orthogonal selections) and changing an array's shape.
+#![allow(clippy::missing_safety_doc)]
+
+use super::*;
+
+// ---------------------------------------------------------------- buffers
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_from_cbuffer(
+    ctx: *mut b2nd_context_t,
+    array: *mut *mut b2nd_array_t,
+    buffer: *const c_void,
+    buffersize: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            // SAFETY: ctx is NULL or a live context.
+            let c = unsafe { ctx_ref(ctx) }?;
+            if array.is_null() || buffer.is_null() {
+                return Err(Error::NullPointer);
+            }
+            let g = Geometry::new(&c.shape, &c.chunkshape, &c.blockshape)?;
+            let need = g
+                .nitems
+                .checked_mul(c.cparams.typesize as i64)
+                .ok_or(Error::InvalidParam)?;
+            if buffersize < need {
+                return Err(Error::InvalidParam);
+            }
+            // SAFETY: buffer holds buffersize >= need bytes.
+            let data = unsafe { buf(buffer, need) }?;
+            let a = array_new(c, Fill::Special(Special::Zero))?;
+            // SAFETY: a was just made.
+            let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
+            if let Err(e) = r {
+                // SAFETY: nobody else holds a.
+                unsafe { b2nd_free(a) };
+                return Err(e);
+            }
+            store(array, a)
+        })())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_to_cbuffer(
+    array: *const b2nd_array_t,
+    buffer: *mut c_void,
+    buffersize: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or ours; buffer holds buffersize bytes.
+        rc(unsafe {
+            read(array, |sc, m| {
+                let need = m
+                    .geom
+                    .nitems
+                    .checked_mul(sc.typesize() as i64)
+                    .ok_or(Error::InvalidParam)?;
+                if buffersize < need {
+                    return Err(Error::InvalidParam);
+                }
+                let out = buf_mut(buffer, buffersize)?;
+                if m.geom.nitems == 0 {
+                    return Ok(());
+                }
+                let zero = vec![0i64; m.geom.ndim()];
+                array::get_slice(sc, &m.geom, &zero, &m.geom.shape, out, &m.geom.shape)
+            })
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_get_sparse_cbuffer(
+    array: *const b2nd_array_t,
+    ncoords: i64,
+    coords: *const i64,
+    buffer: *mut c_void,
+    buffersize: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or ours; coords and buffer hold what the
+        // arguments say.
+        rc(unsafe {
+            read(array, |sc, m| {
+                let n = usize::try_from(ncoords).map_err(|_| Error::InvalidParam)?;
+                if n == 0 {
+                    return Ok(());
+                }
+                let coords = arr(coords, n)?;
+                let need = ncoords
+                    .checked_mul(sc.typesize() as i64)
+                    .ok_or(Error::InvalidParam)?;
+                if buffersize < need {
+                    return Err(Error::InvalidParam);
+                }
+                let out = buf_mut(buffer, buffersize)?;
+                select::get_sparse(sc, &m.geom, coords, out)
+            })
+        })
+    })
+}
+
+/// The `ndim` values of a box argument.
+///
+/// # Safety
+/// `p` must hold `nd` values when non-NULL.
+pub(super) unsafe fn dims<'a>(p: *const i64, nd: usize) -> Result<&'a [i64]> {
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { arr(p, nd) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_get_slice_cbuffer(
+    array: *const b2nd_array_t,
+    start: *const i64,
+    stop: *const i64,
+    buffer: *mut c_void,
+    buffershape: *const i64,
+    buffersize: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or ours; the box arrays hold ndim values and
+        // buffer holds buffersize bytes (b2nd.h).
+        rc(unsafe {
+            read(array, |sc, m| {
+                let nd = m.geom.ndim();
+                let (s0, s1, bs) = (dims(start, nd)?, dims(stop, nd)?, dims(buffershape, nd)?);
+                let out = buf_mut(buffer, buffersize)?;
+                array::get_slice(sc, &m.geom, s0, s1, out, bs)
+            })
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_set_slice_cbuffer(
+    buffer: *const c_void,
+    buffershape: *const i64,
+    buffersize: i64,
+    start: *const i64,
+    stop: *const i64,
+    array: *mut b2nd_array_t,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: as in b2nd_get_slice_cbuffer.
+        rc(unsafe {
+            write(array, |sc, m| {
+                let nd = m.geom.ndim();
+                let (s0, s1, bs) = (dims(start, nd)?, dims(stop, nd)?, dims(buffershape, nd)?);
+                let data = buf(buffer, buffersize)?;
+                array::set_slice(sc, &m.geom, s0, s1, data, bs)
+            })
+        })
+    })
+}
+
+// ---------------------------------------------------------------- shape changes
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_resize(
+    array: *mut b2nd_array_t,
+    new_shape: *const i64,
+    start: *const i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live; the shapes hold ndim values.
+        rc(unsafe {
+            write(array, |sc, m| {
+                let nd = m.geom.ndim();
+                let ns = dims(new_shape, nd)?;
+                let st = if start.is_null() {
+                    None
+                } else {
+                    Some(arr(start, nd)?)
+                };
+                reshape::resize(sc, m, ns, st)
+            })
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_insert(
+    array: *mut b2nd_array_t,
+    buffer: *const c_void,
+    buffersize: i64,
+    axis: i8,
+    insert_start: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live; buffer holds buffersize bytes.
+        rc(unsafe {
+            write(array, |sc, m| {
+                let data = buf(buffer, buffersize)?;
+                let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+                reshape::insert(sc, m, data, axis, insert_start)
+            })
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_append(
+    array: *mut b2nd_array_t,
+    buffer: *const c_void,
+    buffersize: i64,
+    axis: i8,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live; buffer holds buffersize bytes.
+        rc(unsafe {
+            write(array, |sc, m| {
+                let data = buf(buffer, buffersize)?;
+                let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+                let at = *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
+                reshape::insert(sc, m, data, axis, at)
+            })
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_delete(
+    array: *mut b2nd_array_t,
+    axis: i8,
+    delete_start: i64,
+    delete_len: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live.
+        rc(unsafe {
+            write(array, |sc, m| {
+                let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+                reshape::delete(sc, m, axis, delete_start, delete_len)
+            })
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_refresh(array: *mut b2nd_array_t) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live.
+        match unsafe { holder(array) }.and_then(follow) {
+            Ok(changed) => c_int::from(changed),
+            Err(e) => e.code(),
+        }
+    })
+}
+
+// ---------------------------------------------------------------- selections
+
+/// The per-dimension index lists of an orthogonal selection.
+///
+/// # Safety
+/// `selection` and `sizes` must hold `nd` entries, each list its size.
+unsafe fn selection_lists<'a>(
+    selection: *mut *mut i64,
+    sizes: *mut i64,
+    nd: usize,
+) -> Result<Vec<&'a [i64]>> {
+    // SAFETY: guaranteed by the caller.
+    let (lists, sizes) = unsafe {
+        (
+            arr(selection as *const *mut i64, nd)?,
+            arr(sizes as *const i64, nd)?,
+        )
+    };
+    let mut out = Vec::with_capacity(nd);
+    for (p, &n) in lists.iter().zip(sizes) {
+        let n = usize::try_from(n).map_err(|_| Error::InvalidParam)?;
+        if p.is_null() {
+            return Err(Error::NullPointer);
+        }
+        // SAFETY: each list holds its size.
+        out.push(unsafe { arr(*p as *const i64, n)? });
+    }
+    Ok(out)
+}
+
+/// The reference refuses buffers larger than the selection.
+fn check_selection_size(sel: &[&[i64]], typesize: i32, buffersize: i64) -> Result<()> {
+    let mut n = typesize as i64;
+    for s in sel {
+        n = n.checked_mul(s.len() as i64).ok_or(Error::InvalidParam)?;
+    }
+    if buffersize > n {
+        return Err(Error::InvalidParam);
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_get_orthogonal_selection(
+    array: *const b2nd_array_t,
+    selection: *mut *mut i64,
+    selection_size: *mut i64,
+    buffer: *mut c_void,
+    buffershape: *mut i64,
+    buffersize: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live; the other arguments hold what
+        // b2nd.h says.
+        rc(unsafe {
+            read(array, |sc, m| {
+                let nd = m.geom.ndim();
+                let sel = selection_lists(selection, selection_size, nd)?;
+                check_selection_size(&sel, sc.typesize(), buffersize)?;
+                let bs = dims(buffershape, nd)?;
+                let out = buf_mut(buffer, buffersize)?;
+                select::get_orthogonal(sc, &m.geom, &sel, out, bs)
+            })
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
+    array: *mut b2nd_array_t,
+    selection: *mut *mut i64,
+    selection_size: *mut i64,
+    buffer: *const c_void,
+    buffershape: *mut i64,
+    buffersize: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: as in b2nd_get_orthogonal_selection.
+        rc(unsafe {
+            write(array, |sc, m| {
+                let nd = m.geom.ndim();
+                let sel = selection_lists(selection, selection_size, nd)?;
+                check_selection_size(&sel, sc.typesize(), buffersize)?;
+                let bs = dims(buffershape, nd)?;
+                let data = buf(buffer, buffersize)?;
+                select::set_orthogonal(sc, &m.geom, &sel, data, bs)
+            })
+        })
+    })
+}
+

@@ -1,0 +1,353 @@
+//! b2nd.h: new arrays made from arrays (slices, copies, concatenations and
+//! arrays with unit dimensions added or removed).
+#![allow(clippy::missing_safety_doc)]
+
+use super::*;
+
+// ---------------------------------------------------------------- new arrays from arrays
+
+/// An empty (zero) array for `ctx` with `shape`, recording it in the
+/// context as the reference does.
+fn array_with_shape(
+    ctx: &mut b2nd_context_t,
+    shape: &[i64],
+    extra: &[(String, Vec<u8>)],
+) -> Result<*mut b2nd_array_t> {
+    ctx.shape = shape.to_vec();
+    if ctx.chunkshape.len() != shape.len() || ctx.blockshape.len() != shape.len() {
+        return Err(Error::InvalidParam);
+    }
+    let saved = std::mem::take(&mut ctx.metalayers);
+    ctx.metalayers = saved.iter().chain(extra).cloned().collect();
+    let r = array_new(ctx, Fill::Special(Special::Zero));
+    ctx.metalayers = saved;
+    r
+}
+
+/// Copy the items of `src` at `offset` into the new array `dst`; free `dst`
+/// on failure.
+unsafe fn fill_from(
+    src: *const b2nd_array_t,
+    offset: &[i64],
+    dst: *mut b2nd_array_t,
+) -> Result<()> {
+    // SAFETY: both are live arrays of this library (dst just made).
+    let r = unsafe {
+        let s = holder(src)?;
+        let smeta = s.meta.clone();
+        let ssc = s.c.sc;
+        if ssc == holder(dst)?.c.sc {
+            return Err(Error::InvalidParam);
+        }
+        with_engine(ssc, false, |src_sc| {
+            write(dst, |dst_sc, dm| {
+                reshape::copy_into(src_sc, &smeta.geom, offset, dst_sc, &dm.geom)
+            })
+        })
+    };
+    if r.is_err() {
+        // SAFETY: nobody else holds dst.
+        unsafe { b2nd_free(dst) };
+    }
+    r
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_get_slice(
+    ctx: *mut b2nd_context_t,
+    array: *mut *mut b2nd_array_t,
+    src: *const b2nd_array_t,
+    start: *const i64,
+    stop: *const i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            // SAFETY: ctx/src are NULL or live; start/stop hold ndim values.
+            let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
+            if array.is_null() {
+                return Err(Error::NullPointer);
+            }
+            let nd = s.meta.geom.ndim();
+            // SAFETY: as above.
+            let (s0, s1) = unsafe { (dims(start, nd)?, dims(stop, nd)?) };
+            array::check_box(&s.meta.geom.shape, s0, s1)?;
+            if c.cparams.typesize != s.c_typesize() {
+                return Err(Error::InvalidParam);
+            }
+            let shape: Vec<i64> = (0..nd).map(|i| s1[i] - s0[i]).collect();
+            let a = array_with_shape(c, &shape, &[])?;
+            // SAFETY: src is live, a was just made.
+            unsafe { fill_from(src, s0, a)? };
+            store(array, a)
+        })())
+    })
+}
+
+impl ArrayHolder {
+    fn c_typesize(&self) -> i32 {
+        // SAFETY: sc is the live super-chunk of this array.
+        unsafe { self.c.sc.as_ref() }.map_or(0, |s| s.typesize)
+    }
+
+    /// Names of the fixed metalayers other than "b2nd".
+    fn other_metas(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        // SAFETY: sc is ours.
+        unsafe {
+            with_engine(self.c.sc, false, |sc| {
+                Ok(sc
+                    .metalayers()
+                    .iter()
+                    .filter(|m| m.name != "b2nd")
+                    .map(|m| (m.name.clone(), m.content.clone()))
+                    .collect())
+            })
+        }
+    }
+}
+
+/// Copy every vlmetalayer of `src` into `dst`.
+unsafe fn copy_vlmetas(src: *mut blosc2_schunk, dst: *mut blosc2_schunk) -> Result<()> {
+    // SAFETY: both are live super-chunks of this library.
+    let items = unsafe {
+        with_engine(src, false, |s| {
+            let names: Vec<String> = s.vlmetalayers().iter().map(|m| m.name.clone()).collect();
+            names
+                .into_iter()
+                .map(|n| s.vlmeta_get(&n).map(|(_, v)| (n, v)))
+                .collect::<Result<Vec<_>>>()
+        })?
+    };
+    // SAFETY: as above.
+    unsafe {
+        with_engine(dst, true, |d| {
+            for (name, content) in &items {
+                d.vlmeta_add(name, content, None)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_copy(
+    ctx: *mut b2nd_context_t,
+    src: *const b2nd_array_t,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: forwarded contract.
+        rc(unsafe { copy_array(ctx, src) }.and_then(|a| store(array, a)))
+    })
+}
+
+/// `b2nd_copy` without the out-parameter.
+unsafe fn copy_array(
+    ctx: *mut b2nd_context_t,
+    src: *const b2nd_array_t,
+) -> Result<*mut b2nd_array_t> {
+    // SAFETY: ctx/src are NULL or live.
+    let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
+    let g = s.meta.geom.clone();
+    if c.chunkshape == g.chunkshape && c.blockshape == g.blockshape {
+        c.shape = g.shape.clone();
+        let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
+        let mut st = c.storage(&mut cp, &mut dp);
+        // SAFETY: storage and super-chunk are valid for the call.
+        let sc = unsafe { blosc2_schunk_copy(s.c.sc, &mut st) };
+        if sc.is_null() {
+            return Err(Error::Failure);
+        }
+        // SAFETY: sc was just made by this library.
+        return match unsafe { from_schunk(sc) } {
+            Ok(a) => Ok(a),
+            Err(e) => {
+                // SAFETY: nobody else holds sc.
+                unsafe { blosc2_schunk_free(sc) };
+                Err(e)
+            }
+        };
+    }
+    if c.cparams.typesize != s.c_typesize() {
+        return Err(Error::InvalidParam);
+    }
+    let extra = s.other_metas()?;
+    let a = array_with_shape(c, &g.shape, &extra)?;
+    let zero = vec![0i64; g.ndim()];
+    // SAFETY: src is live, a was just made.
+    unsafe {
+        fill_from(src, &zero, a)?;
+        if let Err(e) = copy_vlmetas(s.c.sc, holder(a)?.c.sc) {
+            b2nd_free(a);
+            return Err(e);
+        }
+    }
+    Ok(a)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_concatenate(
+    ctx: *mut b2nd_context_t,
+    src1: *const b2nd_array_t,
+    src2: *const b2nd_array_t,
+    axis: i8,
+    copy: bool,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            // SAFETY: sources are NULL or live arrays.
+            let (a1, a2) = unsafe { (holder(src1)?, holder(src2)?) };
+            if array.is_null() {
+                return Err(Error::NullPointer);
+            }
+            let (g1, g2) = (a1.meta.geom.clone(), a2.meta.geom.clone());
+            let nd = g1.ndim();
+            if axis < 0
+                || axis as usize >= nd
+                || g2.ndim() != nd
+                || a1.c_typesize() != a2.c_typesize()
+            {
+                return Err(Error::InvalidParam);
+            }
+            let axis = axis as usize;
+            if (0..nd).any(|i| i != axis && g1.shape[i] != g2.shape[i]) {
+                return Err(Error::InvalidParam);
+            }
+            let dst = if copy {
+                // SAFETY: forwarded contract.
+                unsafe { copy_array(ctx, src1)? }
+            } else {
+                src1 as *mut b2nd_array_t
+            };
+            let src_sc = a2.c.sc;
+            // SAFETY: dst and src2 are live arrays; when they share a
+            // super-chunk the source is read from a snapshot.
+            let r = unsafe {
+                let dsc = holder(dst)?.c.sc;
+                if dsc == src_sc {
+                    let snap = with_engine(src_sc, false, |s| {
+                        s.copy_to(crate::schunk::Storage::Memory, None)
+                    })?;
+                    write(dst, |d, m| reshape::concatenate(d, m, &snap, &g2, axis))
+                } else {
+                    with_engine(src_sc, false, |s| {
+                        write(dst, |d, m| reshape::concatenate(d, m, s, &g2, axis))
+                    })
+                }
+            };
+            if let Err(e) = r {
+                if copy {
+                    // SAFETY: the copy is ours alone.
+                    unsafe { b2nd_free(dst) };
+                }
+                return Err(e);
+            }
+            store(array, dst)
+        })())
+    })
+}
+
+/// A new in-memory array with other unit dimensions sharing `src`'s items
+/// (`b2nd_expand_dims`, `b2nd_squeeze_index`).
+unsafe fn view(
+    src: &ArrayHolder,
+    shape: &[i64],
+    chunkshape: &[i32],
+    blockshape: &[i32],
+) -> Result<*mut b2nd_array_t> {
+    if !src.other_metas()?.is_empty() {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: src's super-chunk is ours.
+    let (cp, dp, _) = unsafe { c_params(src.c.sc) }?;
+    let mut ctx = b2nd_context_t {
+        contiguous: false,
+        urlpath: None,
+        cparams: cp,
+        dparams: Some(dp),
+        io: std::ptr::null_mut(),
+        shape: shape.to_vec(),
+        chunkshape: chunkshape.to_vec(),
+        blockshape: blockshape.to_vec(),
+        dtype: src.meta.dtype.clone(),
+        dtype_format: src.meta.dtype_format,
+        metalayers: Vec::new(),
+    };
+    let a = array_new(&mut ctx, Fill::Special(Special::Zero))?;
+    let sg = src.meta.geom.clone();
+    // SAFETY: src and a are live and distinct.
+    let r = unsafe {
+        with_engine(src.c.sc, false, |s| {
+            write(a, |d, m| reshape::reshape_units(s, &sg, d, &m.geom))
+        })
+        .and_then(|_| copy_vlmetas(src.c.sc, holder(a)?.c.sc))
+    };
+    if let Err(e) = r {
+        // SAFETY: a is ours alone.
+        unsafe { b2nd_free(a) };
+        return Err(e);
+    }
+    Ok(a)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_expand_dims(
+    array: *const b2nd_array_t,
+    view_out: *mut *mut b2nd_array_t,
+    axis: *const bool,
+    final_dims: u8,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            // SAFETY: array is NULL or live; axis holds final_dims values.
+            let h = unsafe { holder(array)? };
+            if view_out.is_null() || final_dims as usize > MAX_DIM {
+                return Err(Error::InvalidParam);
+            }
+            // SAFETY: as above.
+            let axis = unsafe { arr(axis, final_dims as usize)? };
+            let (s, c, b) = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
+            // SAFETY: h is live.
+            store(view_out, unsafe { view(h, &s, &c, &b)? })
+        })())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_squeeze_index(
+    array: *mut b2nd_array_t,
+    view_out: *mut *mut b2nd_array_t,
+    index: *const bool,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            // SAFETY: array is NULL or live; index holds ndim values.
+            let h = unsafe { holder(array)? };
+            if view_out.is_null() {
+                return Err(Error::NullPointer);
+            }
+            // SAFETY: as above.
+            let index = unsafe { arr(index, h.meta.geom.ndim())? };
+            let (s, c, b) = reshape::squeezed(&h.meta.geom, index)?;
+            // SAFETY: h is live.
+            store(view_out, unsafe { view(h, &s, &c, &b)? })
+        })())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_squeeze(
+    array: *mut b2nd_array_t,
+    view_out: *mut *mut b2nd_array_t,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live.
+        let index: Vec<bool> = match unsafe { holder(array) } {
+            Ok(h) => h.meta.geom.shape.iter().map(|&s| s == 1).collect(),
+            Err(e) => return e.code(),
+        };
+        // SAFETY: index holds ndim values.
+        unsafe { b2nd_squeeze_index(array, view_out, index.as_ptr()) }
+    })
+}
+

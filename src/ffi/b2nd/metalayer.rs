@@ -1,0 +1,273 @@
+//! b2nd.h: the "b2nd" metalayer (serialize, deserialize, print) and the
+//! padded-buffer copies.
+#![allow(clippy::missing_safety_doc)]
+
+use super::*;
+
+// ---------------------------------------------------------------- metalayer
+
+fn malloc_bytes(b: &[u8], nul: bool) -> Result<*mut u8> {
+    let n = b.len() + usize::from(nul);
+    // SAFETY: malloc of at least one byte; the result is checked.
+    let p = unsafe { libc::malloc(n.max(1)) } as *mut u8;
+    if p.is_null() {
+        return Err(Error::MemoryAlloc);
+    }
+    // SAFETY: p holds n bytes, b.len() <= n.
+    unsafe {
+        std::ptr::copy_nonoverlapping(b.as_ptr(), p, b.len());
+        if nul {
+            *p.add(b.len()) = 0;
+        }
+    }
+    Ok(p)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_serialize_meta(
+    ndim: i8,
+    shape: *const i64,
+    chunkshape: *const i32,
+    blockshape: *const i32,
+    dtype: *const c_char,
+    dtype_format: i8,
+    smeta: *mut *mut u8,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        let r = (|| -> Result<c_int> {
+            if smeta.is_null() {
+                return Err(Error::NullPointer);
+            }
+            if !(0..=MAX_DIM as i8).contains(&ndim) || dtype_format < 0 {
+                return Err(Error::Failure);
+            }
+            let nd = ndim as usize;
+            // SAFETY: the shape arrays hold ndim values; dtype is NULL or a
+            // NUL-terminated string.
+            let (s, c, b, d) = unsafe {
+                (
+                    arr(shape, nd)?,
+                    arr(chunkshape, nd)?,
+                    arr(blockshape, nd)?,
+                    if dtype.is_null() {
+                        DEFAULT_DTYPE.to_string()
+                    } else {
+                        CStr::from_ptr(dtype).to_string_lossy().into_owned()
+                    },
+                )
+            };
+            let bytes = meta::serialize(s, c, b, &d, dtype_format)?;
+            store(smeta, malloc_bytes(&bytes, false)?)?;
+            Ok(bytes.len() as c_int)
+        })();
+        r.unwrap_or_else(|e| e.code())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_deserialize_meta(
+    smeta: *const u8,
+    smeta_len: i32,
+    ndim: *mut i8,
+    shape: *mut i64,
+    chunkshape: *mut i32,
+    blockshape: *mut i32,
+    dtype: *mut *mut c_char,
+    dtype_format: *mut i8,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        let r = (|| -> Result<c_int> {
+            if smeta.is_null()
+                || ndim.is_null()
+                || shape.is_null()
+                || chunkshape.is_null()
+                || blockshape.is_null()
+            {
+                return Err(Error::NullPointer);
+            }
+            let len = usize::try_from(smeta_len).map_err(|_| Error::Failure)?;
+            // SAFETY: smeta holds smeta_len bytes.
+            let bytes = unsafe { arr(smeta, len)? };
+            let (m, used) =
+                meta::deserialize_parts(bytes, !dtype.is_null() && !dtype_format.is_null())?;
+            let g = &m.geom;
+            let nd = g.ndim();
+            // SAFETY: the output arrays hold B2ND_MAX_DIM values (b2nd.h);
+            // only ndim of them are written.
+            unsafe {
+                *ndim = nd as i8;
+                for i in 0..nd {
+                    *shape.add(i) = g.shape[i];
+                    *chunkshape.add(i) = g.chunkshape[i];
+                    *blockshape.add(i) = g.blockshape[i];
+                }
+                if !dtype.is_null() && !dtype_format.is_null() {
+                    *dtype_format = m.dtype_format;
+                    // A metalayer without a dtype section gives no dtype.
+                    *dtype = if !has_dtype(bytes, nd) {
+                        std::ptr::null_mut()
+                    } else {
+                        malloc_bytes(m.dtype.as_bytes(), true)? as *mut c_char
+                    };
+                }
+            }
+            Ok(used as c_int)
+        })();
+        r.unwrap_or_else(|e| e.code())
+    })
+}
+
+/// Whether a well-formed metalayer of `nd` dimensions goes on after its
+/// block shape (with a dtype section).
+fn has_dtype(bytes: &[u8], nd: usize) -> bool {
+    bytes.len() > 3 + 3 + nd * (9 + 5 + 5)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_print_meta(array: *const b2nd_array_t) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or live.
+        let m = match unsafe { read(array, |sc, _| array::read_meta(sc)) } {
+            Ok(m) => m,
+            Err(e) => return e.code(),
+        };
+        let g = &m.geom;
+        let join = |v: Vec<String>| v.join(", ");
+        let mut out = format!("b2nd metalayer parameters:\n Ndim:       {}", g.ndim());
+        out += &format!(
+            "\n shape:      {}",
+            join(g.shape.iter().map(|v| v.to_string()).collect())
+        );
+        out += &format!(
+            "\n chunkshape: {}",
+            join(g.chunkshape.iter().map(|v| v.to_string()).collect())
+        );
+        out += &format!("\n dtype: {}", m.dtype);
+        out += &format!(
+            "\n blockshape: {}\n",
+            join(g.blockshape.iter().map(|v| v.to_string()).collect())
+        );
+        use std::io::Write;
+        let mut so = std::io::stdout().lock();
+        let _ = so.write_all(out.as_bytes());
+        let _ = so.flush();
+        0
+    })
+}
+
+// ---------------------------------------------------------------- buffer copies
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_copy_buffer2(
+    ndim: i8,
+    itemsize: i32,
+    src: *const c_void,
+    src_pad_shape: *const i64,
+    src_start: *const i64,
+    src_stop: *const i64,
+    dst: *mut c_void,
+    dst_pad_shape: *const i64,
+    dst_start: *const i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            if !(1..=MAX_DIM as i8).contains(&ndim) || itemsize <= 0 {
+                return Err(Error::InvalidParam);
+            }
+            let nd = ndim as usize;
+            let ts = itemsize as usize;
+            // SAFETY: the shape arrays hold ndim values.
+            let (sp, s0, s1, dp, d0) = unsafe {
+                (
+                    dims(src_pad_shape, nd)?,
+                    dims(src_start, nd)?,
+                    dims(src_stop, nd)?,
+                    dims(dst_pad_shape, nd)?,
+                    dims(dst_start, nd)?,
+                )
+            };
+            if (0..nd).any(|i| s1[i] <= s0[i]) {
+                return Ok(());
+            }
+            let d1: Vec<i64> = (0..nd)
+                .map(|i| d0[i].saturating_add(s1[i] - s0[i]))
+                .collect();
+            let ns = copy::needed_bytes(sp, s0, s1, ts).ok_or(Error::InvalidParam)?;
+            let nd_ = copy::needed_bytes(dp, d0, &d1, ts).ok_or(Error::InvalidParam)?;
+            if src.is_null() || dst.is_null() {
+                return Err(Error::NullPointer);
+            }
+            // SAFETY: the caller's buffers hold their padded shapes, of
+            // which only the boxes (ns and nd_ bytes from the start) are
+            // touched; src and dst do not overlap (b2nd.h).
+            let (sb, db) = unsafe {
+                (
+                    std::slice::from_raw_parts(src as *const u8, ns),
+                    std::slice::from_raw_parts_mut(dst as *mut u8, nd_),
+                )
+            };
+            copy::copy_box(ts, sb, sp, s0, s1, db, dp, d0)
+        })())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_copy_buffer(
+    ndim: i8,
+    itemsize: u8,
+    src: *const c_void,
+    src_pad_shape: *const i64,
+    src_start: *const i64,
+    src_stop: *const i64,
+    dst: *mut c_void,
+    dst_pad_shape: *const i64,
+    dst_start: *const i64,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe {
+        b2nd_copy_buffer2(
+            ndim,
+            itemsize as i32,
+            src,
+            src_pad_shape,
+            src_start,
+            src_stop,
+            dst,
+            dst_pad_shape,
+            dst_start,
+        )
+    }
+}
+
+/// Strides (in items) of the chunk grid, for tests of the public fields.
+#[cfg(test)]
+fn grid_strides(g: &Geometry) -> Vec<i64> {
+    crate::b2nd::geometry::strides(&g.chunks_per_dim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_fields_follow_the_geometry() {
+        let g = Geometry::new(&[10, 7, 4], &[4, 3, 4], &[2, 2, 3]).unwrap();
+        let m = ArrayMeta {
+            geom: g.clone(),
+            dtype: "<i4".into(),
+            dtype_format: 0,
+        };
+        // SAFETY: all-zero is a valid b2nd_array_t.
+        let mut c: b2nd_array_t = unsafe { std::mem::zeroed() };
+        fill_c(&mut c, &m);
+        assert_eq!(&c.shape[..4], &[10, 7, 4, 1]);
+        assert_eq!(&c.extshape[..3], &[12, 9, 4]);
+        assert_eq!(&c.extchunkshape[..3], &[4, 4, 6]);
+        assert_eq!(c.extchunknitems, 96);
+        assert_eq!(&c.item_array_strides[..3], &[28, 4, 1]);
+        assert_eq!(&c.item_block_strides[..3], &[6, 3, 1]);
+        assert_eq!(&c.block_chunk_strides[..3], &[4, 2, 1]);
+        assert_eq!(&c.chunk_array_strides[..3], &grid_strides(&g)[..]);
+    }
+}
+

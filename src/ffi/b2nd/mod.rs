@@ -1,0 +1,773 @@
+//! The C functions of b2nd.h: n-dimensional arrays on super-chunks.
+//!
+//! The `b2nd_array_t` C code sees is the first field of a boxed
+//! `ArrayHolder` that also keeps the engine's [`ArrayMeta`] and the dtype
+//! string the public `dtype` field points at.  The array owns its
+//! `blosc2_schunk` (made by the super-chunk functions of this library) and
+//! frees it in `b2nd_free`.  Every call that changes the array makes the
+//! public fields true again.
+#![allow(clippy::missing_safety_doc)]
+#![allow(non_camel_case_types)]
+
+mod data;
+mod derived;
+mod metalayer;
+
+pub use data::*;
+pub use derived::*;
+pub use metalayer::*;
+
+use super::ctx::{cparams_defaults, dparams_defaults};
+use super::guard;
+use super::schunk::{
+    blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
+    blosc2_schunk_from_buffer, blosc2_schunk_new, blosc2_schunk_open_offset,
+    blosc2_schunk_to_buffer, c_params, with_engine,
+};
+use super::types::*;
+use crate::b2nd::array::{self, Fill};
+use crate::b2nd::geometry::{Geometry, MAX_DIM};
+use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
+use data::dims;
+use crate::b2nd::{copy, reshape, select};
+use crate::error::{Error, Result};
+use crate::format::header::{Special, BITSHUFFLE, SHUFFLE};
+use crate::schunk::SuperChunk;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int, c_void};
+
+/// `struct chunk_cache_s`.
+#[repr(C)]
+pub struct chunk_cache_s {
+    pub data: *mut u8,
+    pub nchunk: i64,
+}
+
+/// `b2nd_array_t`, laid out as in b2nd.h 3.3.
+#[repr(C)]
+pub struct b2nd_array_t {
+    pub sc: *mut blosc2_schunk,
+    pub shape: [i64; MAX_DIM],
+    pub chunkshape: [i32; MAX_DIM],
+    pub extshape: [i64; MAX_DIM],
+    pub blockshape: [i32; MAX_DIM],
+    pub extchunkshape: [i64; MAX_DIM],
+    pub nitems: i64,
+    pub chunknitems: i32,
+    pub extnitems: i64,
+    pub blocknitems: i32,
+    pub extchunknitems: i64,
+    pub ndim: i8,
+    pub chunk_cache: chunk_cache_s,
+    pub item_array_strides: [i64; MAX_DIM],
+    pub item_chunk_strides: [i64; MAX_DIM],
+    pub item_extchunk_strides: [i64; MAX_DIM],
+    pub item_block_strides: [i64; MAX_DIM],
+    pub block_chunk_strides: [i64; MAX_DIM],
+    pub chunk_array_strides: [i64; MAX_DIM],
+    pub dtype: *mut c_char,
+    pub dtype_format: i8,
+    pub last_tick: i64,
+}
+
+/// What a `b2nd_array_t *` handed to C points at.
+#[repr(C)]
+struct ArrayHolder {
+    c: b2nd_array_t,
+    meta: ArrayMeta,
+    dtype: CString,
+    /// Size and modification time of the frame file when this handle last
+    /// looked (arrays on disk follow shape changes made by other handles).
+    stamp: Option<(u64, std::time::SystemTime)>,
+}
+
+/// `b2nd_context_t` (opaque to C): the creation parameters, copied.
+pub struct b2nd_context_t {
+    contiguous: bool,
+    urlpath: Option<CString>,
+    cparams: blosc2_cparams,
+    dparams: Option<blosc2_dparams>,
+    io: *mut blosc2_io,
+    shape: Vec<i64>,
+    chunkshape: Vec<i32>,
+    blockshape: Vec<i32>,
+    dtype: String,
+    dtype_format: i8,
+    metalayers: Vec<(String, Vec<u8>)>,
+}
+
+impl b2nd_context_t {
+    /// A `blosc2_storage` pointing at this context's copies (valid while
+    /// `self` and `dparams` live and are not moved).
+    fn storage(
+        &mut self,
+        cparams: &mut blosc2_cparams,
+        dparams: &mut blosc2_dparams,
+    ) -> blosc2_storage {
+        *cparams = self.cparams;
+        *dparams = self.dparams.unwrap_or_else(dparams_defaults);
+        blosc2_storage {
+            contiguous: self.contiguous,
+            urlpath: self
+                .urlpath
+                .as_ref()
+                .map_or(std::ptr::null_mut(), |u| u.as_ptr() as *mut c_char),
+            cparams,
+            dparams,
+            io: self.io,
+        }
+    }
+}
+
+fn fill_c(c: &mut b2nd_array_t, m: &ArrayMeta) {
+    let g = &m.geom;
+    let nd = g.ndim();
+    c.ndim = nd as i8;
+    for i in 0..MAX_DIM {
+        if i < nd {
+            c.shape[i] = g.shape[i];
+            c.chunkshape[i] = g.chunkshape[i];
+            c.blockshape[i] = g.blockshape[i];
+            c.extshape[i] = g.extshape[i];
+            c.extchunkshape[i] = g.extchunkshape[i];
+        } else {
+            c.shape[i] = 1;
+            c.chunkshape[i] = 1;
+            c.blockshape[i] = 1;
+            c.extshape[i] = 1;
+            c.extchunkshape[i] = 1;
+        }
+    }
+    c.nitems = g.nitems;
+    c.extnitems = g.extnitems;
+    c.chunknitems = g.chunknitems;
+    c.blocknitems = g.blocknitems;
+    c.extchunknitems = g.extchunknitems;
+    let zero = [0i64; MAX_DIM];
+    c.item_array_strides = zero;
+    c.item_chunk_strides = zero;
+    c.item_extchunk_strides = zero;
+    c.item_block_strides = zero;
+    c.block_chunk_strides = zero;
+    c.chunk_array_strides = zero;
+    if nd == 0 {
+        return;
+    }
+    // Strides in items (and in blocks / chunks for the grid strides); a
+    // dimension after an empty one has stride 0, as in the reference.
+    let last = nd - 1;
+    c.item_array_strides[last] = 1;
+    c.item_chunk_strides[last] = 1;
+    c.item_extchunk_strides[last] = 1;
+    c.item_block_strides[last] = 1;
+    c.block_chunk_strides[last] = 1;
+    c.chunk_array_strides[last] = 1;
+    for i in (0..last).rev() {
+        let n = i + 1;
+        if g.shape[n] == 0 || g.chunkshape[n] == 0 || g.blockshape[n] == 0 {
+            continue;
+        }
+        c.item_array_strides[i] = c.item_array_strides[n].saturating_mul(g.shape[n]);
+        c.item_chunk_strides[i] = c.item_chunk_strides[n] * g.chunkshape[n] as i64;
+        c.item_extchunk_strides[i] = c.item_extchunk_strides[n] * g.extchunkshape[n];
+        c.item_block_strides[i] = c.item_block_strides[n] * g.blockshape[n] as i64;
+        c.block_chunk_strides[i] =
+            c.block_chunk_strides[n] * (g.extchunkshape[n] / g.blockshape[n] as i64);
+        c.chunk_array_strides[i] =
+            c.chunk_array_strides[n].saturating_mul(g.extshape[n] / g.chunkshape[n] as i64);
+    }
+}
+
+impl ArrayHolder {
+    /// Box an array around a super-chunk pointer (taken over) and return the
+    /// C pointer.
+    fn into_c(sc: *mut blosc2_schunk, meta: ArrayMeta) -> *mut b2nd_array_t {
+        let dtype = CString::new(meta.dtype.clone()).unwrap_or_default();
+        // SAFETY: b2nd_array_t is plain old data (integers, arrays and raw
+        // pointers), for which all-zero bytes are a valid value.
+        let c: b2nd_array_t = unsafe { std::mem::zeroed() };
+        let mut h = Box::new(ArrayHolder {
+            c,
+            meta,
+            dtype,
+            stamp: None,
+        });
+        h.c.sc = sc;
+        h.stamp = disk_stamp(sc);
+        h.sync();
+        Box::into_raw(h) as *mut b2nd_array_t
+    }
+
+    fn sync(&mut self) {
+        if self.dtype.as_bytes() != self.meta.dtype.as_bytes() {
+            self.dtype = CString::new(self.meta.dtype.clone()).unwrap_or_default();
+        }
+        fill_c(&mut self.c, &self.meta);
+        self.c.dtype = self.dtype.as_ptr() as *mut c_char;
+        self.c.dtype_format = self.meta.dtype_format;
+        self.c.chunk_cache = chunk_cache_s {
+            data: std::ptr::null_mut(),
+            nchunk: -1,
+        };
+        // SAFETY: sc is NULL or the live super-chunk this array owns.
+        if let Some(sc) = unsafe { self.c.sc.as_ref() } {
+            self.c.last_tick = sc.change_tick;
+        }
+    }
+}
+
+/// Size and modification time of the file holding a super-chunk's frame
+/// (the index file of a sparse frame); `None` for super-chunks in memory.
+fn disk_stamp(sc: *mut blosc2_schunk) -> Option<(u64, std::time::SystemTime)> {
+    // SAFETY: sc is NULL or a live super-chunk of this library, whose
+    // storage pointer is NULL or points at its storage.
+    let st = unsafe { sc.as_ref().and_then(|s| s.storage.as_ref()) }?;
+    if st.urlpath.is_null() {
+        return None;
+    }
+    // SAFETY: a non-NULL urlpath is a NUL-terminated string.
+    let url = unsafe { CStr::from_ptr(st.urlpath) }
+        .to_string_lossy()
+        .into_owned();
+    let url = url.strip_prefix("file:///").unwrap_or(&url).to_string();
+    let path = if st.contiguous {
+        std::path::PathBuf::from(url)
+    } else {
+        std::path::Path::new(&url).join("chunks.b2frame")
+    };
+    let md = std::fs::metadata(path).ok()?;
+    Some((md.len(), md.modified().ok()?))
+}
+
+/// Follow changes another handle made to the array's frame on disk: re-read
+/// the frame and the shape.  Returns whether the shape changed; a changed
+/// ndim, chunk shape or block shape is an error.
+fn follow(h: &mut ArrayHolder) -> Result<bool> {
+    let now = disk_stamp(h.c.sc);
+    if now.is_none() || now == h.stamp {
+        return Ok(false);
+    }
+    let old = h.meta.clone();
+    // SAFETY: the array's super-chunk is ours.
+    let fresh = unsafe {
+        with_engine(h.c.sc, true, |sc| {
+            sc.refresh()?;
+            array::read_meta(sc)
+        })
+    }?;
+    if fresh.geom.ndim() != old.geom.ndim()
+        || fresh.geom.chunkshape != old.geom.chunkshape
+        || fresh.geom.blockshape != old.geom.blockshape
+    {
+        return Err(Error::Data);
+    }
+    h.stamp = now;
+    let changed = fresh != old;
+    h.meta = fresh;
+    h.sync();
+    Ok(changed)
+}
+
+/// The holder behind a C array pointer.
+///
+/// # Safety
+/// `p` must be NULL or a pointer returned by one of our constructors and
+/// not freed.
+unsafe fn holder<'a>(p: *const b2nd_array_t) -> Result<&'a mut ArrayHolder> {
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: our constructors return the address of a boxed ArrayHolder
+    // whose first field (repr(C)) is the b2nd_array_t.
+    Ok(unsafe { &mut *(p as *mut ArrayHolder) })
+}
+
+/// Run a read-only engine call on an array.
+///
+/// # Safety
+/// `p` must be NULL or a live array pointer from this library.
+unsafe fn read<R>(
+    p: *const b2nd_array_t,
+    f: impl FnOnce(&SuperChunk, &ArrayMeta) -> Result<R>,
+) -> Result<R> {
+    // SAFETY: guaranteed by the caller.
+    let h = unsafe { holder(p) }?;
+    follow(h)?;
+    let meta = &h.meta;
+    // SAFETY: the array's super-chunk pointer is one of ours.
+    unsafe { with_engine(h.c.sc, false, |sc| f(sc, meta)) }
+}
+
+/// Run a changing engine call on an array and refresh its public fields.
+///
+/// # Safety
+/// As [`read`].
+unsafe fn write<R>(
+    p: *mut b2nd_array_t,
+    f: impl FnOnce(&mut SuperChunk, &mut ArrayMeta) -> Result<R>,
+) -> Result<R> {
+    // SAFETY: guaranteed by the caller.
+    let h = unsafe { holder(p) }?;
+    follow(h)?;
+    let meta = &mut h.meta;
+    // SAFETY: the array's super-chunk pointer is one of ours.
+    let r = unsafe { with_engine(h.c.sc, true, |sc| f(sc, meta)) };
+    h.stamp = disk_stamp(h.c.sc);
+    h.sync();
+    r
+}
+
+fn rc(r: Result<()>) -> c_int {
+    match r {
+        Ok(()) => 0,
+        Err(e) => e.code(),
+    }
+}
+
+/// `n` values at `p` (empty for n == 0).
+///
+/// # Safety
+/// `p` must be valid for `n` values when `n > 0`.
+unsafe fn arr<'a, T>(p: *const T, n: usize) -> Result<&'a [T]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// A caller's buffer of `len` bytes.
+///
+/// # Safety
+/// `p` must be valid for `len` bytes when `len > 0`.
+unsafe fn buf_mut<'a>(p: *mut c_void, len: i64) -> Result<&'a mut [u8]> {
+    let len = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p as *mut u8, len) })
+}
+
+/// # Safety
+/// As [`buf_mut`].
+unsafe fn buf<'a>(p: *const c_void, len: i64) -> Result<&'a [u8]> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { buf_mut(p as *mut c_void, len).map(|b| &*b) }
+}
+
+fn store<T>(out: *mut *mut T, v: *mut T) -> Result<()> {
+    if out.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: a non-NULL out-parameter points at a writable pointer.
+    unsafe { *out = v };
+    Ok(())
+}
+
+// ---------------------------------------------------------------- contexts
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_create_ctx(
+    b2_storage: *const blosc2_storage,
+    ndim: i8,
+    shape: *const i64,
+    chunkshape: *const i32,
+    blockshape: *const i32,
+    dtype: *const c_char,
+    dtype_format: i8,
+    metalayers: *const blosc2_metalayer_c,
+    nmetalayers: i32,
+) -> *mut b2nd_context_t {
+    guard(std::ptr::null_mut(), || {
+        let r = (|| -> Result<b2nd_context_t> {
+            if !(0..=MAX_DIM as i8).contains(&ndim) || dtype_format < 0 {
+                return Err(Error::InvalidParam);
+            }
+            let nd = ndim as usize;
+            // SAFETY: the shape arrays hold ndim values (b2nd.h).
+            let (s, c, b) =
+                unsafe { (arr(shape, nd)?, arr(chunkshape, nd)?, arr(blockshape, nd)?) };
+            let g = Geometry::new(s, c, b)?;
+            // SAFETY: storage is NULL or a valid blosc2_storage.
+            let st = unsafe { b2_storage.as_ref() };
+            // SAFETY: non-NULL parameter pointers in a storage are valid.
+            let mut cparams = st
+                .and_then(|s| unsafe { s.cparams.as_ref() })
+                .copied()
+                .unwrap_or_else(cparams_defaults);
+            // SAFETY: as above.
+            let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
+            cparams.blocksize = g
+                .blocknitems
+                .checked_mul(cparams.typesize)
+                .ok_or(Error::InvalidParam)?;
+            if (33..=35).contains(&cparams.compcode)
+                && cparams
+                    .filters
+                    .iter()
+                    .any(|&f| f == SHUFFLE || f == BITSHUFFLE)
+            {
+                return Err(Error::InvalidParam);
+            }
+            let urlpath = match st.map(|s| s.urlpath) {
+                Some(p) if !p.is_null() => {
+                    // SAFETY: a non-NULL urlpath is a NUL-terminated string.
+                    Some(unsafe { CStr::from_ptr(p) }.to_owned())
+                }
+                _ => None,
+            };
+            let dtype = if dtype.is_null() {
+                format!("|S{}", cparams.typesize)
+            } else {
+                // SAFETY: a non-NULL dtype is a NUL-terminated string.
+                unsafe { CStr::from_ptr(dtype) }
+                    .to_string_lossy()
+                    .into_owned()
+            };
+            let n = usize::try_from(nmetalayers).map_err(|_| Error::InvalidParam)?;
+            if n > MAX_DIM - 1 {
+                return Err(Error::InvalidParam);
+            }
+            // SAFETY: metalayers holds nmetalayers entries.
+            let metas = unsafe { arr(metalayers, n)? };
+            let mut copied = Vec::with_capacity(n);
+            for m in metas {
+                if m.name.is_null() {
+                    return Err(Error::NullPointer);
+                }
+                // SAFETY: metalayer names are NUL-terminated strings.
+                let name = unsafe { CStr::from_ptr(m.name) }
+                    .to_string_lossy()
+                    .into_owned();
+                let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
+                // SAFETY: content holds content_len bytes.
+                let content = unsafe { arr(m.content as *const u8, len)? }.to_vec();
+                copied.push((name, content));
+            }
+            Ok(b2nd_context_t {
+                contiguous: st.is_some_and(|s| s.contiguous),
+                urlpath,
+                cparams,
+                dparams,
+                io: st.map_or(std::ptr::null_mut(), |s| s.io),
+                shape: s.to_vec(),
+                chunkshape: c.to_vec(),
+                blockshape: b.to_vec(),
+                dtype,
+                dtype_format,
+                metalayers: copied,
+            })
+        })();
+        match r {
+            Ok(ctx) => Box::into_raw(Box::new(ctx)),
+            Err(_) => std::ptr::null_mut(),
+        }
+    })
+}
+
+/// `blosc2_metalayer` as b2nd_create_ctx reads it.
+pub type blosc2_metalayer_c = super::schunk::blosc2_metalayer;
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_free_ctx(ctx: *mut b2nd_context_t) -> c_int {
+    guard(Error::Failure.code(), || {
+        if ctx.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: a pointer from b2nd_create_ctx, freed once here.
+        drop(unsafe { Box::from_raw(ctx) });
+        0
+    })
+}
+
+/// # Safety
+/// `ctx` must be NULL or a live context.
+unsafe fn ctx_ref<'a>(ctx: *mut b2nd_context_t) -> Result<&'a mut b2nd_context_t> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { ctx.as_mut() }.ok_or(Error::NullPointer)
+}
+
+// ---------------------------------------------------------------- creation
+
+/// A new array for `ctx` (with `shape` instead of the context's when given).
+fn array_new(ctx: &mut b2nd_context_t, fill: Fill<'_>) -> Result<*mut b2nd_array_t> {
+    let meta = ArrayMeta {
+        geom: Geometry::new(&ctx.shape, &ctx.chunkshape, &ctx.blockshape)?,
+        dtype: ctx.dtype.clone(),
+        dtype_format: ctx.dtype_format,
+    };
+    let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
+    let mut storage = ctx.storage(&mut cp, &mut dp);
+    // SAFETY: storage points at live copies owned by this frame and ctx.
+    let sc = unsafe { blosc2_schunk_new(&mut storage) };
+    if sc.is_null() {
+        return Err(Error::Failure);
+    }
+    let metas = ctx.metalayers.clone();
+    // SAFETY: sc was just made by this library.
+    let r = unsafe { with_engine(sc, true, |s| array::init_schunk(s, &meta, &metas, fill)) };
+    if let Err(e) = r {
+        // SAFETY: sc is ours and not shared.
+        unsafe { blosc2_schunk_free(sc) };
+        return Err(e);
+    }
+    Ok(ArrayHolder::into_c(sc, meta))
+}
+
+unsafe fn create(ctx: *mut b2nd_context_t, out: *mut *mut b2nd_array_t, fill: Fill<'_>) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            // SAFETY: ctx is NULL or a live context (b2nd.h).
+            let ctx = unsafe { ctx_ref(ctx) }?;
+            if out.is_null() {
+                return Err(Error::NullPointer);
+            }
+            store(out, array_new(ctx, fill)?)
+        })())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_uninit(
+    ctx: *mut b2nd_context_t,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { create(ctx, array, Fill::Special(Special::Uninit)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_empty(
+    ctx: *mut b2nd_context_t,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { create(ctx, array, Fill::Special(Special::Zero)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_zeros(
+    ctx: *mut b2nd_context_t,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { create(ctx, array, Fill::Special(Special::Zero)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_nans(
+    ctx: *mut b2nd_context_t,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    // SAFETY: ctx is NULL or a live context.
+    match unsafe { ctx.as_ref() } {
+        Some(c) if c.cparams.typesize != 4 && c.cparams.typesize != 8 => Error::Data.code(),
+        // SAFETY: forwarded contract.
+        _ => unsafe { create(ctx, array, Fill::Special(Special::Nan)) },
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_full(
+    ctx: *mut b2nd_context_t,
+    array: *mut *mut b2nd_array_t,
+    fill_value: *const c_void,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: ctx is NULL or a live context.
+        let Some(c) = (unsafe { ctx.as_ref() }) else {
+            return Error::NullPointer.code();
+        };
+        let ts = c.cparams.typesize;
+        if ts <= 0 {
+            return Error::InvalidParam.code();
+        }
+        // SAFETY: fill_value holds one item of typesize bytes.
+        match unsafe { buf(fill_value, ts as i64) } {
+            // SAFETY: forwarded contract.
+            Ok(v) => unsafe { create(ctx, array, Fill::Value(v)) },
+            Err(e) => e.code(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_free(array: *mut b2nd_array_t) -> c_int {
+    guard(Error::Failure.code(), || {
+        if array.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: a pointer from one of our constructors, freed once here.
+        let h = unsafe { Box::from_raw(array as *mut ArrayHolder) };
+        if !h.c.sc.is_null() {
+            // SAFETY: the array owns its super-chunk.
+            unsafe { blosc2_schunk_free(h.c.sc) };
+        }
+        0
+    })
+}
+
+/// Wrap a super-chunk; on failure the super-chunk stays the caller's.
+unsafe fn from_schunk(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
+    if sc.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: a super-chunk pointer from this library.
+    let meta = unsafe { with_engine(sc, false, |s| array::read_meta(s)) }?;
+    Ok(ArrayHolder::into_c(sc, meta))
+}
+
+/// Wrap a super-chunk this library just opened, freeing it on failure.
+unsafe fn adopt(sc: *mut blosc2_schunk, out: *mut *mut b2nd_array_t) -> c_int {
+    if sc.is_null() {
+        return Error::Failure.code();
+    }
+    // SAFETY: sc is ours.
+    match unsafe { from_schunk(sc) } {
+        Ok(a) => rc(store(out, a)),
+        Err(e) => {
+            // SAFETY: nobody else holds sc.
+            unsafe { blosc2_schunk_free(sc) };
+            e.code()
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_from_schunk(
+    schunk: *mut blosc2_schunk,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if array.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: schunk is NULL or one of ours (b2nd.h contract).
+        match unsafe { from_schunk(schunk) } {
+            Ok(a) => rc(store(array, a)),
+            Err(e) => e.code(),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_to_cframe(
+    array: *const b2nd_array_t,
+    cframe: *mut *mut u8,
+    cframe_len: *mut i64,
+    needs_free: *mut bool,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: array is NULL or ours.
+        let h = match unsafe { holder(array) } {
+            Ok(h) => h,
+            Err(e) => return e.code(),
+        };
+        if cframe.is_null() || cframe_len.is_null() || needs_free.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: out-parameters checked above; sc is the array's.
+        let n = unsafe { blosc2_schunk_to_buffer(h.c.sc, cframe, needs_free) };
+        // SAFETY: checked non-NULL.
+        unsafe { *cframe_len = n };
+        if n <= 0 {
+            Error::Failure.code()
+        } else {
+            0
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_from_cframe(
+    cframe: *mut u8,
+    cframe_len: i64,
+    copy: bool,
+    array: *mut *mut b2nd_array_t,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if cframe.is_null() || array.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: cframe holds cframe_len bytes (b2nd.h).
+        let sc = unsafe { blosc2_schunk_from_buffer(cframe, cframe_len, copy) };
+        // SAFETY: sc is NULL or ours.
+        unsafe { adopt(sc, array) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_open(urlpath: *const c_char, array: *mut *mut b2nd_array_t) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { b2nd_open_offset(urlpath, array, 0) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_open_offset(
+    urlpath: *const c_char,
+    array: *mut *mut b2nd_array_t,
+    offset: i64,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if urlpath.is_null() || array.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: urlpath is a NUL-terminated string.
+        let sc = unsafe { blosc2_schunk_open_offset(urlpath, offset) };
+        // SAFETY: sc is NULL or ours.
+        unsafe { adopt(sc, array) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_save(array: *const b2nd_array_t, urlpath: *mut c_char) -> c_int {
+    guard(Error::Failure.code(), || {
+        rc((|| {
+            // SAFETY: array is NULL or ours.
+            let h = unsafe { holder(array) }?;
+            if urlpath.is_null() {
+                return Err(Error::NullPointer);
+            }
+            // SAFETY: the array's super-chunk is ours.
+            let (_, _, contiguous) = unsafe { c_params(h.c.sc) }?;
+            let mut st = blosc2_storage {
+                contiguous,
+                urlpath,
+                cparams: std::ptr::null_mut(),
+                dparams: std::ptr::null_mut(),
+                io: std::ptr::null_mut(),
+            };
+            // SAFETY: storage and super-chunk are valid for the call.
+            let copy = unsafe { blosc2_schunk_copy(h.c.sc, &mut st) };
+            if copy.is_null() {
+                return Err(Error::Failure);
+            }
+            // SAFETY: the copy is ours and only needed to write the file.
+            unsafe { blosc2_schunk_free(copy) };
+            Ok(())
+        })())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_save_append(
+    array: *const b2nd_array_t,
+    urlpath: *const c_char,
+) -> i64 {
+    guard(Error::Failure.code() as i64, || {
+        // SAFETY: array is NULL or ours.
+        match unsafe { holder(array) } {
+            // SAFETY: sc is ours; urlpath is checked by the callee.
+            Ok(h) => unsafe { blosc2_schunk_append_file(h.c.sc, urlpath) },
+            Err(e) => e.code() as i64,
+        }
+    })
+}
+
