@@ -15,6 +15,15 @@ use crate::error::{Error, Result};
 use crate::format::header::{Special, EXTENDED_HEADER_LENGTH};
 use crate::schunk::SuperChunk;
 
+/// A zeroed buffer of `n` bytes, or [`Error::MemoryAlloc`] when it cannot
+/// be had (sizes come from metalayers, which may lie).
+pub(crate) fn zeroed(n: usize) -> Result<Vec<u8>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| Error::MemoryAlloc)?;
+    v.resize(n, 0);
+    Ok(v)
+}
+
 /// How a new array's chunks start out.
 #[derive(Debug, Clone, Copy)]
 pub enum Fill<'a> {
@@ -59,7 +68,13 @@ fn check_against_schunk(sc: &SuperChunk, g: &Geometry) -> Result<()> {
     }
     // A chunk count that does not match the grid is not refused here (the
     // reference opens such arrays too); reading a missing chunk fails then.
-    g.check_bytes(ts)
+    // Stored chunks of another size than a padded chunk are refused: the
+    // metalayer lies about the chunk or block shape.
+    g.check_bytes(ts)?;
+    if sc.nchunks() > 0 && sc.chunksize > 0 && sc.chunksize != g.chunk_nbytes(ts)? {
+        return Err(Error::InvalidParam);
+    }
+    Ok(())
 }
 
 /// Turn a fresh, empty super-chunk into an array: record the metalayers and
@@ -290,7 +305,7 @@ pub fn get_slice(
     let chunk_nbytes = g.chunk_nbytes(ts)? as usize;
     let block_nbytes = g.block_nbytes(ts)? as usize;
     let nblocks = g.nblocks() as usize;
-    let mut data = vec![0u8; chunk_nbytes];
+    let mut data = zeroed(chunk_nbytes)?;
     let bs: Vec<i64> = g.blockshape.iter().map(|&b| b as i64).collect();
     let ts = ts as usize;
     walk_slice(g, start, stop, |nchunk, _c0, _c1, blocks| {
@@ -339,7 +354,7 @@ pub fn set_slice(
     }
     let chunk_nbytes = g.chunk_nbytes(ts)? as usize;
     let block_nbytes = g.block_nbytes(ts)? as usize;
-    let mut data = vec![0u8; chunk_nbytes];
+    let mut data = zeroed(chunk_nbytes)?;
     let bs: Vec<i64> = g.blockshape.iter().map(|&b| b as i64).collect();
     let ts = ts as usize;
     walk_slice(g, start, stop, |nchunk, c0, c1, blocks| {
@@ -369,7 +384,7 @@ pub fn to_buffer(sc: &SuperChunk, g: &Geometry) -> Result<Vec<u8>> {
         .ok()
         .and_then(|n| n.checked_mul(ts))
         .ok_or(Error::MemoryAlloc)?;
-    let mut out = vec![0u8; n];
+    let mut out = zeroed(n)?;
     let zero = vec![0i64; g.ndim()];
     get_slice(sc, g, &zero, &g.shape, &mut out, &g.shape)?;
     Ok(out)

@@ -254,4 +254,69 @@ mod tests {
         assert_eq!(e.shape(), &[1, 4]);
         assert_eq!(e.to_buffer().unwrap(), row);
     }
+
+    /// Mutated "b2nd" metalayers inside a frame: opening either fails
+    /// cleanly or gives an array whose every operation returns (no panic,
+    /// no out-of-bounds access).
+    #[test]
+    fn mutated_metalayers_in_frames_never_panic() {
+        let cp = CParams {
+            typesize: 2,
+            ..CParams::default()
+        };
+        let data: Vec<u8> = (0..9 * 7 * 2).map(|i| i as u8).collect();
+        let a = NdArray::from_buffer(
+            cp,
+            Storage::FrameInMemory,
+            &[9, 7],
+            &[4, 3],
+            &[2, 2],
+            "<i2",
+            &data,
+        )
+        .unwrap();
+        let frame = a.sc.to_frame_bytes().unwrap();
+        let meta = array::meta_bytes(&a.meta).unwrap();
+        let at = frame
+            .windows(meta.len())
+            .position(|w| w == meta.as_slice())
+            .expect("the metalayer is stored verbatim");
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut rnd = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut opened = 0;
+        for _ in 0..3000 {
+            let mut f = frame.clone();
+            for _ in 0..1 + rnd(3) {
+                let i = at + rnd(meta.len());
+                f[i] = match rnd(4) {
+                    0 => f[i] ^ (1 << rnd(8)),
+                    1 => 0xff,
+                    2 => 0,
+                    _ => rnd(256) as u8,
+                };
+            }
+            let Ok(mut b) = NdArray::from_frame_bytes(f) else {
+                continue;
+            };
+            opened += 1;
+            // Reading everything of a (lying) huge shape is only slow.
+            if b.meta.geom.nitems > 1 << 16 {
+                continue;
+            }
+            let _ = b.to_buffer();
+            let nd = b.meta.geom.ndim();
+            let mut out = vec![0u8; 64];
+            let ones = vec![1i64; nd];
+            let _ = b.get_slice(&vec![0; nd], &ones, &mut out, &ones);
+            let _ = b.set_slice(&vec![0; nd], &ones, &[7u8; 64], &ones);
+            let grown: Vec<i64> = b.shape().iter().map(|&s| s.saturating_add(1)).collect();
+            let _ = b.resize(&grown, None);
+        }
+        assert!(opened > 0);
+    }
 }

@@ -60,6 +60,11 @@ pub fn resize(
         return Err(Error::InvalidParam);
     }
     let old = meta.geom.clone();
+    // An array whose chunks do not match its shape (a lying metalayer) is
+    // not reshaped.
+    if sc.nchunks() != old.nchunks() {
+        return Err(Error::Data);
+    }
     // Check the target geometry up front: nothing changes on a bad shape.
     old.with_shape(new_shape)?;
     if let Some(st) = start {
@@ -261,6 +266,10 @@ pub fn copy_into(
         let s0: Vec<i64> = (0..nd).map(|i| c0[i] + offset[i]).collect();
         let s1: Vec<i64> = (0..nd).map(|i| c1[i] + offset[i]).collect();
         let n = ext.iter().product::<i64>() as usize * ts;
+        if n > buf.len() {
+            buf.try_reserve_exact(n - buf.len())
+                .map_err(|_| Error::MemoryAlloc)?;
+        }
         buf.resize(n, 0);
         get_slice(src_sc, src, &s0, &s1, &mut buf, &ext)?;
         set_slice(dst_sc, dst, &c0, &c1, &buf, &ext)
@@ -314,7 +323,12 @@ pub fn concatenate(
         }
         let (s0, s1) = chunk_box(src, c);
         let ext: Vec<i64> = (0..nd).map(|i| s1[i] - s0[i]).collect();
-        buf.resize(ext.iter().product::<i64>() as usize * ts, 0);
+        let n = ext.iter().product::<i64>() as usize * ts;
+        if n > buf.len() {
+            buf.try_reserve_exact(n - buf.len())
+                .map_err(|_| Error::MemoryAlloc)?;
+        }
+        buf.resize(n, 0);
         get_slice(src_sc, src, &s0, &s1, &mut buf, &ext)?;
         let mut d0 = s0.clone();
         let mut d1 = s1.clone();

@@ -1,7 +1,7 @@
 //! Point selections: orthogonal (outer-product) selections of indexes per
 //! dimension, and lists of flat item coordinates.
 
-use super::array::{compress_chunk, read_chunk};
+use super::array::{compress_chunk, read_chunk, zeroed};
 use super::copy::needed_bytes;
 use super::geometry::{for_each_index, from_linear, strides, to_linear, Geometry};
 use crate::error::{Error, Result};
@@ -132,7 +132,7 @@ pub fn get_orthogonal(
 ) -> Result<()> {
     let ts = usize::try_from(sc.typesize()).map_err(|_| Error::InvalidParam)?;
     let p = plan(g, selection, bufshape, buf.len(), ts)?;
-    let mut data = vec![0u8; g.chunk_nbytes(ts as i32)? as usize];
+    let mut data = zeroed(g.chunk_nbytes(ts as i32)? as usize)?;
     walk(g, &p, |nchunk, items, needed| {
         read_chunk(sc, nchunk, &mut data, Some(needed))?;
         for &(at, to) in items {
@@ -152,7 +152,7 @@ pub fn set_orthogonal(
 ) -> Result<()> {
     let ts = usize::try_from(sc.typesize()).map_err(|_| Error::InvalidParam)?;
     let p = plan(g, selection, bufshape, buf.len(), ts)?;
-    let mut data = vec![0u8; g.chunk_nbytes(ts as i32)? as usize];
+    let mut data = zeroed(g.chunk_nbytes(ts as i32)? as usize)?;
     walk(g, &p, |nchunk, items, _| {
         read_chunk(&*sc, nchunk, &mut data, None)?;
         for &(at, from) in items {
@@ -201,7 +201,7 @@ pub fn get_sparse(sc: &SuperChunk, g: &Geometry, coords: &[i64], out: &mut [u8])
         wanted.push((to_linear(&c, &chunk_strides), at, nblock, k));
     }
     wanted.sort_unstable_by_key(|w| (w.0, w.3));
-    let mut data = vec![0u8; g.chunk_nbytes(ts as i32)? as usize];
+    let mut data = zeroed(g.chunk_nbytes(ts as i32)? as usize)?;
     let nblocks = g.nblocks() as usize;
     let mut i = 0;
     while i < wanted.len() {
