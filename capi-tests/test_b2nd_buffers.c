@@ -7,47 +7,15 @@
  * Also pins down the storage layout inside a chunk (blocks in C order, items
  * in C order inside a block, padding zeroed), which is what makes frames
  * exchangeable with other Blosc2 implementations. */
-#include "test_common.h"
-#include <stdbool.h>
+#include "b2nd_common.h"
 #include <unistd.h>
 
-#include "b2nd.h"
-
-/* external linkage, so the stores cannot be optimised away */
-void *b2nd_test_parked[32];
-static int nparked = 0;
-/* see test_b2nd_ctx_constructors.c: half-built arrays left by failed calls */
-static void park(void *p) {
-  if (p != NULL && nparked < 32) b2nd_test_parked[nparked++] = p;
-}
-
-typedef struct {
-  int8_t ndim;
-  int64_t shape[B2ND_MAX_DIM];
-  int32_t cs[B2ND_MAX_DIM];
-  int32_t bs[B2ND_MAX_DIM];
-  int32_t typesize;
-} geom_t;
-
-static int64_t nitems_of(const geom_t *g) {
-  int64_t n = 1;
-  for (int i = 0; i < g->ndim; i++) n *= g->shape[i];
-  return n;
-}
+static int64_t nitems_of(const geom_t *g) { return prod(g->ndim, g->shape); }
 
 static b2nd_context_t *make_ctx_st(const geom_t *g, bool contiguous, const char *urlpath,
                                    const blosc2_metalayer *metas, int nmetas) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = g->typesize;
-  cp.clevel = 5;
-  cp.nthreads = 2;
-  /* b2nd_create_ctx copies the cparams but keeps the dparams pointer */
-  static blosc2_dparams dp;
-  dp = BLOSC2_DPARAMS_DEFAULTS;
-  dp.nthreads = 2;
-  blosc2_storage st = {.contiguous = contiguous, .urlpath = (char *)urlpath, .cparams = &cp,
-                       .dparams = &dp};
-  return b2nd_create_ctx(&st, g->ndim, g->shape, g->cs, g->bs, NULL, 0, metas, nmetas);
+  return geom_ctx(g, (ctx_opts_t){.contiguous = contiguous, .urlpath = urlpath, .metas = metas,
+                                  .nmetas = nmetas, .nthreads = 2, .dthreads = 2});
 }
 
 static b2nd_context_t *make_ctx(const geom_t *g, bool contiguous) {
@@ -65,18 +33,6 @@ static uint8_t *make_data(const geom_t *g, uint32_t seed) {
     }
   }
   return d;
-}
-
-static void check_content(const b2nd_array_t *a, const uint8_t *want, int64_t nbytes,
-                          const char *label) {
-  uint8_t *got = tc_malloc((size_t)nbytes + 16);
-  memset(got, 0xCD, (size_t)nbytes + 16);
-  int rc = b2nd_to_cbuffer(a, got, nbytes);
-  CHECK_MSG(rc == 0, "%s: to_cbuffer rc %d", label, rc);
-  long d = tc_first_diff(got, want, (size_t)nbytes);
-  CHECK_MSG(d < 0, "%s: content differs at byte %ld of %lld", label, d, (long long)nbytes);
-  CHECK_MSG(got[nbytes] == 0xCD, "%s: to_cbuffer wrote past buffersize", label);
-  free(got);
 }
 
 static void check_same_geometry(const b2nd_array_t *a, const geom_t *g, const char *label) {
@@ -167,7 +123,7 @@ static void cbuffer_roundtrip(void) {
         continue;
       }
       check_same_geometry(a, g, label);
-      check_content(a, data, nbytes, label);
+      check_content(a, data, nbytes, label, true);
       /* a larger buffer is fine too */
       uint8_t *big = tc_malloc((size_t)nbytes + 100);
       CHECK_EQ_INT(b2nd_to_cbuffer(a, big, nbytes + 100), 0);
@@ -251,7 +207,7 @@ static void from_schunk(void) {
         CHECK(a->sc == sc);
         check_same_geometry(a, g, label);
         CHECK_STR(a->dtype, "|V");
-        check_content(a, data, nitems_of(g) * g->typesize, label);
+        check_content(a, data, nitems_of(g) * g->typesize, label, true);
         CHECK_EQ_INT(b2nd_free(a), 0); /* frees sc too */
       } else {
         blosc2_schunk_free(sc);
@@ -309,7 +265,7 @@ static void cframes(void) {
         CHECK_MSG(rc == 0 && b != NULL, "%s copy %d: rc %d", label, copy, rc);
         if (b == NULL) continue;
         check_same_geometry(b, g, label);
-        check_content(b, data, nbytes, label);
+        check_content(b, data, nbytes, label, true);
         uint8_t *content = NULL;
         int32_t clen = 0;
         CHECK(blosc2_meta_get(b->sc, "user", &content, &clen) >= 0);
@@ -327,7 +283,7 @@ static void cframes(void) {
         b2nd_array_t *c = NULL;
         CHECK_EQ_INT(b2nd_from_cframe(cf2, cf2_len, true, &c), 0);
         if (c != NULL) {
-          check_content(c, data, nbytes, label);
+          check_content(c, data, nbytes, label, true);
           b2nd_free(c);
         }
         if (nf2) free(cf2);
@@ -401,7 +357,7 @@ static void files(void) {
       CHECK_EQ_INT(b2nd_open(target, &b), 0);
       if (b != NULL) {
         check_same_geometry(b, g, label);
-        check_content(b, data, nbytes, label);
+        check_content(b, data, nbytes, label, true);
         CHECK(b->sc->storage != NULL && b->sc->storage->contiguous == (bool)contiguous);
         CHECK(blosc2_meta_exists(b->sc, "user") >= 0);
         uint8_t *content = NULL;
@@ -429,7 +385,7 @@ static void files(void) {
       CHECK_EQ_INT(b2nd_open(target, &b), 0);
       if (b != NULL) {
         check_same_geometry(b, g, label);
-        check_content(b, data, nbytes, label);
+        check_content(b, data, nbytes, label, true);
         CHECK_EQ_INT(b2nd_free(b), 0);
       }
       CHECK_EQ_INT(b2nd_free_ctx(ctx), 0);
@@ -472,7 +428,7 @@ static void files(void) {
       char label[64];
       snprintf(label, sizeof label, "open_offset %d", k);
       check_same_geometry(b, g, label);
-      check_content(b, datas[k], nitems_of(g) * g->typesize, label);
+      check_content(b, datas[k], nitems_of(g) * g->typesize, label, true);
       CHECK_EQ_INT(b2nd_free(b), 0);
     }
     free(datas[k]);
@@ -496,7 +452,7 @@ static void files(void) {
     b2nd_array_t *b = NULL;
     CHECK_EQ_INT(b2nd_open(path2, &b), 0);
     if (b != NULL) {
-      check_content(b, data, nitems_of(g) * g->typesize, "append to new file");
+      check_content(b, data, nitems_of(g) * g->typesize, "append to new file", true);
       b2nd_free(b);
     }
     b = NULL;
@@ -574,7 +530,7 @@ static void copies(void) {
       CHECK_MSG(rc == 0 && dst != NULL, "%s: rc %d", label, rc);
       if (dst != NULL) {
         check_same_geometry(dst, &h, label);
-        check_content(dst, data, nbytes, label);
+        check_content(dst, data, nbytes, label, true);
         CHECK_MSG(blosc2_meta_exists(dst->sc, "user") >= 0, "%s: user metalayer lost", label);
         uint8_t *content = NULL;
         int32_t clen = 0;
@@ -588,7 +544,7 @@ static void copies(void) {
         CHECK_EQ_INT(b2nd_open(urlpath, &back), 0);
         if (back != NULL) {
           check_same_geometry(back, &h, label);
-          check_content(back, data, nbytes, label);
+          check_content(back, data, nbytes, label, true);
           b2nd_free(back);
         }
         blosc2_remove_urlpath(urlpath);
@@ -596,7 +552,7 @@ static void copies(void) {
       CHECK_EQ_INT(b2nd_free_ctx(dctx), 0);
     }
     /* the source is untouched */
-    check_content(src, data, nbytes, "copy source");
+    check_content(src, data, nbytes, "copy source", true);
     CHECK_EQ_INT(b2nd_free(src), 0);
     CHECK_EQ_INT(b2nd_free_ctx(ctx), 0);
     free(data);

@@ -11,57 +11,8 @@
  *    b2nd_from_schunk, b2nd_from_cframe and b2nd_open.
  * Stricter rejections that the reference does not make live in
  * test_b2nd_meta_strict.c. */
-#include "test_common.h"
-#include <stdbool.h>
-
-#include "b2nd.h"
-
-static uint64_t rng = 0x853C49E6748FEA9Bull;
-
-static int64_t rnd(int64_t n) { return n <= 0 ? 0 : (int64_t)(tc_rand(&rng) % (uint64_t)n); }
-
-static void put_be(uint8_t *p, uint64_t v, int n) {
-  for (int i = n - 1; i >= 0; i--) {
-    p[i] = (uint8_t)v;
-    v >>= 8;
-  }
-}
-
-/* Encode a metalayer by hand.  `ndim_byte` and `nentries` may disagree
-   (lying ndim); markers[k] overrides the fixarray marker of shape (0),
-   chunkshape (1) and blockshape (2) when >= 0.  dtype NULL: no dtype part. */
-static int32_t craft(uint8_t *out, uint8_t ndim_byte, int nentries, const int64_t *shape,
-                     const int32_t *cs, const int32_t *bs, int fmt, const char *dtype,
-                     const int *markers) {
-  uint8_t *p = out;
-  *p++ = dtype ? 0x97 : 0x96;
-  *p++ = 0; /* version */
-  *p++ = ndim_byte;
-  for (int part = 0; part < 3; part++) {
-    *p++ = (uint8_t)((markers && markers[part] >= 0) ? markers[part] : 0x90 + nentries);
-    for (int i = 0; i < nentries; i++) {
-      if (part == 0) {
-        *p++ = 0xd3;
-        put_be(p, (uint64_t)shape[i], 8);
-        p += 8;
-      } else {
-        *p++ = 0xd2;
-        put_be(p, (uint32_t)(part == 1 ? cs[i] : bs[i]), 4);
-        p += 4;
-      }
-    }
-  }
-  if (dtype) {
-    *p++ = (uint8_t)fmt;
-    *p++ = 0xdb;
-    size_t n = strlen(dtype);
-    put_be(p, n, 4);
-    p += 4;
-    memcpy(p, dtype, n);
-    p += n;
-  }
-  return (int32_t)(p - out);
-}
+#define B2ND_TEST_SEED 0x853C49E6748FEA9Bull
+#include "b2nd_common.h"
 
 /* Both decoders on the same input; returns the library's code and checks
    that whatever the library accepts the inline decoder reads the same way. */
@@ -147,7 +98,7 @@ static void roundtrips(void) {
 
       /* the wire format, byte by byte */
       uint8_t want[2048];
-      int32_t wlen = craft(want, (uint8_t)nd, nd, shape, cs, bs, fmt, eff, NULL);
+      int32_t wlen = craft_b2nd_meta(want, (uint8_t)nd, nd, shape, cs, bs, fmt, eff, NULL);
       CHECK_EQ_INT(wlen, len);
       long d = tc_first_diff(meta, want, (size_t)len);
       CHECK_MSG(d < 0, "ndim %d dtype %s: layout differs at byte %ld", nd, eff, d);
@@ -231,19 +182,19 @@ static void malformed(void) {
   /* ndim out of range */
   static const uint8_t bad_ndims[] = {17, 18, 100, 127, 0x80, 0xFF};
   for (size_t k = 0; k < sizeof bad_ndims; k++) {
-    int32_t len = craft(buf, bad_ndims[k], 3, shape, cs, bs, 0, "|u1", NULL);
+    int32_t len = craft_b2nd_meta(buf, bad_ndims[k], 3, shape, cs, bs, 0, "|u1", NULL);
     CHECK_MSG(decode_both(buf, len, true, &ndim, s, c, b, &dt, &f) < 0, "ndim byte 0x%02x",
               bad_ndims[k]);
     CHECK(dt == NULL);
   }
   /* ndim claims more dimensions than are present */
   for (int claim = 4; claim <= B2ND_MAX_DIM; claim++) {
-    int32_t len = craft(buf, (uint8_t)claim, 3, shape, cs, bs, 0, "|u1", NULL);
+    int32_t len = craft_b2nd_meta(buf, (uint8_t)claim, 3, shape, cs, bs, 0, "|u1", NULL);
     CHECK_MSG(decode_both(buf, len, true, &ndim, s, c, b, &dt, &f) < 0, "ndim %d for 3", claim);
     CHECK(dt == NULL);
   }
   /* dtype header damage */
-  int32_t len = craft(buf, 3, 3, shape, cs, bs, 0, "|u1", NULL);
+  int32_t len = craft_b2nd_meta(buf, 3, 3, shape, cs, bs, 0, "|u1", NULL);
   int dpos = 6 + 19 * 3; /* format byte */
   {
     uint8_t t[256];
@@ -276,21 +227,6 @@ static void malformed(void) {
 
 /* ---- frames carrying a given b2nd metalayer ---- */
 
-static blosc2_schunk *schunk_with_meta(const uint8_t *meta, int32_t len, int32_t typesize,
-                                       bool contiguous) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = typesize;
-  blosc2_storage st = {.contiguous = contiguous, .cparams = &cp};
-  blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE(sc != NULL);
-  uint8_t *copy = tc_malloc((size_t)len);
-  memcpy(copy, meta, (size_t)len);
-  int rc = blosc2_meta_add(sc, "b2nd", copy, len);
-  free(copy);
-  REQUIRE(rc >= 0);
-  return sc;
-}
-
 /* Every way in: from_schunk (caller keeps the super-chunk), from_cframe
    (copy and no copy) and open (a file holding the frame).  Returns how
    many of them accepted the metalayer (accepted arrays are freed). */
@@ -310,41 +246,14 @@ static int try_all_paths(const uint8_t *meta, int32_t len, int32_t typesize, con
   }
   if (expect_refusal) CHECK_MSG(rc < 0, "%s: b2nd_from_schunk accepted it", label);
 
-  sc = schunk_with_meta(meta, len, typesize, true);
-  uint8_t *cframe = NULL;
-  bool needs_free = false;
-  int64_t clen = blosc2_schunk_to_buffer(sc, &cframe, &needs_free);
-  REQUIRE(clen > 0);
-  uint8_t *frame = tc_malloc((size_t)clen);
-  memcpy(frame, cframe, (size_t)clen);
-  if (needs_free) free(cframe);
-  blosc2_schunk_free(sc);
-
-  {
-    for (int copy = 0; copy <= 1; copy++) {
-      a = NULL;
-      rc = b2nd_from_cframe(frame, clen, copy, &a);
-      if (rc >= 0) {
-        accepted++;
-        b2nd_free(a);
-      }
-      if (expect_refusal) {
-        CHECK_MSG(rc < 0, "%s: b2nd_from_cframe(copy=%d) accepted it", label, copy);
-      }
-    }
-    const char *path = "test_b2nd_meta_frame.b2nd";
-    FILE *fp = fopen(path, "wb");
-    REQUIRE(fp != NULL);
-    REQUIRE(fwrite(frame, 1, (size_t)clen, fp) == (size_t)clen);
-    fclose(fp);
-    a = NULL;
-    rc = b2nd_open(path, &a);
-    if (rc >= 0) {
-      accepted++;
-      b2nd_free(a);
-    }
-    if (expect_refusal) CHECK_MSG(rc < 0, "%s: b2nd_open accepted it", label);
-    remove(path);
+  int64_t clen;
+  uint8_t *frame = frame_with_meta(meta, len, typesize, &clen);
+  int rcs[3];
+  accepted += load_frame_everywhere(frame, clen, "test_b2nd_meta_frame.b2nd", rcs);
+  if (expect_refusal) {
+    for (int copy = 0; copy <= 1; copy++)
+      CHECK_MSG(rcs[copy] < 0, "%s: b2nd_from_cframe(copy=%d) accepted it", label, copy);
+    CHECK_MSG(rcs[2] < 0, "%s: b2nd_open accepted it", label);
   }
   free(frame);
   return accepted;
@@ -379,15 +288,15 @@ static void impossible_arrays(void) {
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     uint8_t buf[256];
-    int32_t len = craft(buf, (uint8_t)cases[k].nd, cases[k].nd, cases[k].shape, cases[k].cs,
-                        cases[k].bs, 0, "|u1", NULL);
+    int32_t len = craft_b2nd_meta(buf, (uint8_t)cases[k].nd, cases[k].nd, cases[k].shape,
+                                  cases[k].cs, cases[k].bs, 0, "|u1", NULL);
     try_all_paths(buf, len, cases[k].typesize, cases[k].label, true);
   }
   /* structural damage reaches the frame paths too */
   int64_t shape[2] = {10, 10};
   int32_t cs[2] = {5, 5}, bs[2] = {5, 5};
   uint8_t buf[256];
-  int32_t len = craft(buf, 2, 2, shape, cs, bs, 0, "|u1", NULL);
+  int32_t len = craft_b2nd_meta(buf, 2, 2, shape, cs, bs, 0, "|u1", NULL);
   try_all_paths(buf, len - 1, 1, "truncated dtype", true);
   try_all_paths(buf, 20, 1, "truncated shapes", true);
   CHECK_EQ_INT(try_all_paths(buf, len, 1, "valid control", false), 4);

@@ -10,47 +10,14 @@
  * b2nd_from_cframe and b2nd_open must refuse frames carrying them.  Valid
  * corner cases (empty dimensions, chunks larger than the array) must still be
  * accepted. */
-#include "test_common.h"
-#include <stdbool.h>
+#include "b2nd_common.h"
 
-#include "b2nd.h"
-
-static void put_be(uint8_t *p, uint64_t v, int n) {
-  for (int i = n - 1; i >= 0; i--) {
-    p[i] = (uint8_t)v;
-    v >>= 8;
-  }
-}
-
-/* markers[k] >= 0 replaces the fixarray header of shape / chunkshape /
-   blockshape; ndim_byte may differ from the number of entries. */
+/* A metalayer with dtype "|u1" (format 0): markers[k] >= 0 replaces the
+   fixarray header of shape / chunkshape / blockshape; ndim_byte may differ
+   from the number of entries. */
 static int32_t craft(uint8_t *out, uint8_t ndim_byte, int nentries, const int64_t *shape,
                      const int32_t *cs, const int32_t *bs, const int *markers) {
-  uint8_t *p = out;
-  *p++ = 0x97;
-  *p++ = 0;
-  *p++ = ndim_byte;
-  for (int part = 0; part < 3; part++) {
-    *p++ = (uint8_t)((markers && markers[part] >= 0) ? markers[part] : 0x90 + nentries);
-    for (int i = 0; i < nentries; i++) {
-      if (part == 0) {
-        *p++ = 0xd3;
-        put_be(p, (uint64_t)shape[i], 8);
-        p += 8;
-      } else {
-        *p++ = 0xd2;
-        put_be(p, (uint32_t)(part == 1 ? cs[i] : bs[i]), 4);
-        p += 4;
-      }
-    }
-  }
-  *p++ = 0;
-  *p++ = 0xdb;
-  put_be(p, 3, 4);
-  p += 4;
-  memcpy(p, "|u1", 3);
-  p += 3;
-  return (int32_t)(p - out);
+  return craft_b2nd_meta(out, ndim_byte, nentries, shape, cs, bs, 0, "|u1", markers);
 }
 
 static int deserialize(const uint8_t *meta, int32_t len) {
@@ -74,42 +41,10 @@ static int deserialize(const uint8_t *meta, int32_t len) {
 /* 0: refused everywhere, else the number of entry points that accepted it
    (from_cframe copy / no copy, open). */
 static int load_frame(const uint8_t *meta, int32_t len) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = 1;
-  blosc2_storage st = {.contiguous = true, .cparams = &cp};
-  blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE(sc != NULL);
-  uint8_t *copy = tc_malloc((size_t)len);
-  memcpy(copy, meta, (size_t)len);
-  REQUIRE(blosc2_meta_add(sc, "b2nd", copy, len) >= 0);
-  free(copy);
-  uint8_t *cframe = NULL;
-  bool needs_free = false;
-  int64_t clen = blosc2_schunk_to_buffer(sc, &cframe, &needs_free);
-  REQUIRE(clen > 0);
-  uint8_t *frame = tc_malloc((size_t)clen);
-  memcpy(frame, cframe, (size_t)clen);
-  if (needs_free) free(cframe);
-  blosc2_schunk_free(sc);
-  int accepted = 0;
-  for (int c = 0; c <= 1; c++) {
-    b2nd_array_t *a = NULL;
-    if (b2nd_from_cframe(frame, clen, c, &a) >= 0) {
-      accepted++;
-      b2nd_free(a);
-    }
-  }
-  const char *path = "test_b2nd_meta_strict.b2nd";
-  FILE *f = fopen(path, "wb");
-  REQUIRE(f != NULL);
-  REQUIRE(fwrite(frame, 1, (size_t)clen, f) == (size_t)clen);
-  fclose(f);
-  b2nd_array_t *a = NULL;
-  if (b2nd_open(path, &a) >= 0) {
-    accepted++;
-    b2nd_free(a);
-  }
-  remove(path);
+  int64_t clen;
+  uint8_t *frame = frame_with_meta(meta, len, 1, &clen);
+  int rcs[3];
+  int accepted = load_frame_everywhere(frame, clen, "test_b2nd_meta_strict.b2nd", rcs);
   free(frame);
   return accepted;
 }

@@ -7,10 +7,8 @@
  * item) is updated alongside each operation and the whole array is compared
  * with it afterwards.  Items added by a resize are only required to be zero
  * where the array was freshly built; elsewhere their value is unspecified. */
-#include "test_common.h"
-#include <stdbool.h>
-
-#include "b2nd.h"
+#define B2ND_TEST_SEED 0xD1B54A32D192ED03ull
+#include "b2nd_common.h"
 
 typedef struct {
   int ndim;
@@ -19,24 +17,6 @@ typedef struct {
   uint8_t *data;  /* nitems * ts bytes */
   uint8_t *known; /* nitems flags */
 } model_t;
-
-static uint64_t rng = 0xD1B54A32D192ED03ull;
-
-static int64_t rnd(int64_t n) { return n <= 0 ? 0 : (int64_t)(tc_rand(&rng) % (uint64_t)n); }
-
-static int64_t prod(int ndim, const int64_t *v) {
-  int64_t n = 1;
-  for (int i = 0; i < ndim; i++) n *= v[i];
-  return n;
-}
-
-static bool next_index(int ndim, int64_t *idx, const int64_t *extent) {
-  for (int i = ndim - 1; i >= 0; i--) {
-    if (++idx[i] < extent[i]) return true;
-    idx[i] = 0;
-  }
-  return false;
-}
 
 static int64_t flat(int ndim, const int64_t *shape, const int64_t *idx) {
   int64_t f = 0;
@@ -156,11 +136,8 @@ static int compare(const b2nd_array_t *a, const model_t *m, const char *label) {
 static b2nd_context_t *make_ctx(int ndim, const int64_t *shape, const int32_t *cs,
                                 const int32_t *bs, int32_t ts, bool contiguous,
                                 const char *urlpath) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = ts;
-  cp.nthreads = 2;
-  blosc2_storage st = {.contiguous = contiguous, .urlpath = (char *)urlpath, .cparams = &cp};
-  return b2nd_create_ctx(&st, (int8_t)ndim, shape, cs, bs, NULL, 0, NULL, 0);
+  return new_ctx((int8_t)ndim, shape, cs, bs, ts,
+                 (ctx_opts_t){.contiguous = contiguous, .urlpath = urlpath, .nthreads = 2});
 }
 
 static b2nd_array_t *make_array(model_t *m, const int32_t *cs, const int32_t *bs,

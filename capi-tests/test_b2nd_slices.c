@@ -6,51 +6,11 @@
  *   b2nd_set_orthogonal_selection,
  * and the buffer helpers b2nd_copy_buffer / b2nd_copy_buffer2,
  * blosc2_unidim_to_multidim / blosc2_multidim_to_unidim. */
-#include "test_common.h"
-#include <stdbool.h>
-
-#include "b2nd.h"
-
-typedef struct {
-  int8_t ndim;
-  int64_t shape[B2ND_MAX_DIM];
-  int32_t cs[B2ND_MAX_DIM];
-  int32_t bs[B2ND_MAX_DIM];
-  int32_t typesize;
-} geom_t;
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static int64_t rnd(int64_t n) { /* 0 <= r < n */
-  return n <= 0 ? 0 : (int64_t)(tc_rand(&rng) % (uint64_t)n);
-}
+#define B2ND_TEST_SEED 0x9E3779B97F4A7C15ull
+#include "b2nd_common.h"
 
 static void fill_random(uint8_t *p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = (uint8_t)tc_rand(&rng);
-}
-
-static int64_t prod(int ndim, const int64_t *v) {
-  int64_t n = 1;
-  for (int i = 0; i < ndim; i++) n *= v[i];
-  return n;
-}
-
-/* C-order strides in items. */
-static void strides_of(int ndim, const int64_t *shape, int64_t *strides) {
-  int64_t s = 1;
-  for (int i = ndim - 1; i >= 0; i--) {
-    strides[i] = s;
-    s *= shape[i];
-  }
-}
-
-/* Advance a multi-index inside [0, extent); false once wrapped around. */
-static bool next_index(int ndim, int64_t *idx, const int64_t *extent) {
-  for (int i = ndim - 1; i >= 0; i--) {
-    if (++idx[i] < extent[i]) return true;
-    idx[i] = 0;
-  }
-  return false;
 }
 
 /* Copy box [start, start+extent) of a C-order array of `shape` into (to_box
@@ -77,11 +37,7 @@ static void model_box(uint8_t *arr, const int64_t *shape, int ndim, int32_t ts,
 }
 
 static b2nd_context_t *make_ctx(const geom_t *g, bool contiguous) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = g->typesize;
-  cp.nthreads = 2;
-  blosc2_storage st = {.contiguous = contiguous, .cparams = &cp};
-  return b2nd_create_ctx(&st, g->ndim, g->shape, g->cs, g->bs, NULL, 0, NULL, 0);
+  return geom_ctx(g, (ctx_opts_t){.contiguous = contiguous, .nthreads = 2});
 }
 
 static void random_box(const geom_t *g, int64_t *start, int64_t *stop, bool allow_empty) {
@@ -94,16 +50,6 @@ static void random_box(const geom_t *g, int64_t *start, int64_t *stop, bool allo
     start[i] = a;
     stop[i] = b;
   }
-}
-
-static void check_whole(const b2nd_array_t *a, const uint8_t *model, int64_t nbytes,
-                        const char *label) {
-  uint8_t *got = tc_malloc((size_t)nbytes);
-  int rc = b2nd_to_cbuffer(a, got, nbytes);
-  CHECK_MSG(rc == 0, "%s: to_cbuffer rc %d", label, rc);
-  long d = tc_first_diff(got, model, (size_t)nbytes);
-  CHECK_MSG(d < 0, "%s: array differs from the model at byte %ld", label, d);
-  free(got);
 }
 
 /* One array, many random operations, compared with the model throughout. */
@@ -194,7 +140,7 @@ static void random_ops(const geom_t *g, bool contiguous, int nops, const char *l
           int64_t sb = prod(nd, ext) * ts;
           uint8_t *want = tc_malloc((size_t)sb);
           model_box(model, g->shape, nd, ts, start, ext, want, ext, true);
-          if (sb > 0) check_whole(s, want, sb, where);
+          if (sb > 0) check_content(s, want, sb, where, false);
           CHECK_EQ_INT(s->nitems, prod(nd, ext));
           free(want);
           b2nd_free(s);
@@ -283,11 +229,11 @@ static void random_ops(const geom_t *g, bool contiguous, int nops, const char *l
         break;
       }
       default:
-        check_whole(a, model, nbytes, where);
+        check_content(a, model, nbytes, where, false);
         break;
     }
   }
-  check_whole(a, model, nbytes, label);
+  check_content(a, model, nbytes, label, false);
   CHECK_EQ_INT(b2nd_free(a), 0);
   CHECK_EQ_INT(b2nd_free_ctx(ctx), 0);
   free(model);
@@ -353,7 +299,7 @@ static void special_slices(void) {
         for (int j = 0; j < 8; j++) model[(ci * 4 + i) * 16 + cj * 8 + j] = buf[i * 8 + j];
     }
   }
-  check_whole(a, (uint8_t *)model, sizeof model, "chunk-aligned slices");
+  check_content(a, (uint8_t *)model, sizeof model, "chunk-aligned slices", false);
 
   /* empty boxes read and write nothing */
   {
@@ -361,7 +307,7 @@ static void special_slices(void) {
     int32_t buf[4] = {0};
     CHECK_EQ_INT(b2nd_get_slice_cbuffer(a, start, stop, buf, bshape, 0), 0);
     CHECK_EQ_INT(b2nd_set_slice_cbuffer(buf, bshape, 0, start, stop, a), 0);
-    check_whole(a, (uint8_t *)model, sizeof model, "empty box");
+    check_content(a, (uint8_t *)model, sizeof model, "empty box", false);
     b2nd_context_t *sctx = make_ctx(&g, false);
     b2nd_array_t *s = NULL;
     CHECK_EQ_INT(b2nd_get_slice(sctx, &s, a, start, stop), 0);
@@ -392,7 +338,7 @@ static void special_slices(void) {
     CHECK_NEG(b2nd_get_slice_cbuffer(a, NULL, stop, buf, ok, sizeof buf));
     CHECK_NEG(b2nd_get_slice_cbuffer(a, start, stop, NULL, ok, sizeof buf));
     CHECK_NEG(b2nd_set_slice_cbuffer(NULL, ok, sizeof buf, start, stop, a));
-    check_whole(a, (uint8_t *)model, sizeof model, "after misuse");
+    check_content(a, (uint8_t *)model, sizeof model, "after misuse", false);
   }
   /* sparse gather: none, out of range, short buffer */
   {
@@ -428,10 +374,9 @@ static void on_disk(void) {
     blosc2_remove_urlpath(path);
     int64_t shape[2] = {37, 29};
     int32_t cs[2] = {10, 12}, bs[2] = {3, 5};
-    blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-    cp.typesize = 8;
-    blosc2_storage st = {.contiguous = contiguous, .urlpath = (char *)path, .cparams = &cp};
-    b2nd_context_t *ctx = b2nd_create_ctx(&st, 2, shape, cs, bs, "<f8", 0, NULL, 0);
+    b2nd_context_t *ctx = new_ctx(2, shape, cs, bs, 8,
+                                  (ctx_opts_t){.contiguous = contiguous, .urlpath = path,
+                                               .dtype = "<f8"});
     REQUIRE(ctx != NULL);
     double *model = tc_malloc(37 * 29 * sizeof(double));
     for (int i = 0; i < 37 * 29; i++) model[i] = i * 0.5;
@@ -448,7 +393,7 @@ static void on_disk(void) {
     a = NULL;
     CHECK_EQ_INT(b2nd_open(path, &a), 0);
     if (a != NULL) {
-      check_whole(a, (uint8_t *)model, 37 * 29 * 8, "reopened after set_slice");
+      check_content(a, (uint8_t *)model, 37 * 29 * 8, "reopened after set_slice", false);
       int64_t st2[2] = {20, 10}, sp2[2] = {37, 29}, bs2[2] = {17, 19};
       double *got = tc_malloc(17 * 19 * sizeof(double));
       CHECK_EQ_INT(b2nd_get_slice_cbuffer(a, st2, sp2, got, bs2, 17 * 19 * 8), 0);

@@ -7,15 +7,11 @@
  *    array has (the reference drops the remaining ones without a word).
  * Both must give a negative code and leave the outputs untouched.
  */
-#include "test_common.h"
-#include "b2nd.h"
+#include "b2nd_common.h"
 
 static b2nd_array_t *make_array(int8_t ndim, const int64_t *shape, const int32_t *cs,
                                 const int32_t *bs) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = 4;
-  blosc2_storage st = {.contiguous = false, .cparams = &cp};
-  b2nd_context_t *ctx = b2nd_create_ctx(&st, ndim, shape, cs, bs, "<i4", 0, NULL, 0);
+  b2nd_context_t *ctx = new_ctx(ndim, shape, cs, bs, 4, (ctx_opts_t){.dtype = "<i4"});
   if (ctx == NULL) return NULL;
   int64_t n = 1;
   for (int i = 0; i < ndim; i++) n *= shape[i];

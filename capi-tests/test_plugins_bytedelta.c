@@ -4,8 +4,7 @@
  * super-chunks (meta = the stream count, or 0 for the super-chunk's
  * typesize), the exact transform of both flavours, and a chunk written by the
  * reference c-blosc2 3.3.5 with id 34. */
-#include "test_common.h"
-#include <stdbool.h>
+#include "plugin_common.h"
 
 /* BLOSC_FILTER_BYTEDELTA_BUGGY / BLOSC_FILTER_BYTEDELTA of
  * blosc2/filters-registry.h (only blosc2.h is used). */
@@ -37,25 +36,12 @@ static void model(bool buggy, bool forward, int ts, const uint8_t *in, uint8_t *
 }
 
 static blosc2_schunk *new_schunk(int id, int ts, int meta, uint8_t codec, int32_t blocksize) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = ts;
-  cp.compcode = codec;
-  cp.clevel = 5;
-  cp.nthreads = 2;
+  blosc2_cparams cp = plugin_cparams(ts, codec, 2);
   cp.blocksize = blocksize;
-  for (int i = 0; i < BLOSC2_MAX_FILTERS; i++) {
-    cp.filters[i] = BLOSC_NOFILTER;
-    cp.filters_meta[i] = 0;
-  }
   cp.filters[4] = BLOSC_SHUFFLE;
   cp.filters[5] = (uint8_t)id;
   cp.filters_meta[5] = (uint8_t)meta;
-  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  dp.nthreads = 2;
-  blosc2_storage st = {.contiguous = false, .cparams = &cp, .dparams = &dp};
-  blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE(sc != NULL);
-  return sc;
+  return plugin_schunk(&cp, false);
 }
 
 static void round_trips(void) {
@@ -87,15 +73,15 @@ static void round_trips(void) {
             CHECK_MSG(memcmp(back, src, (size_t)nbytes) == 0,
                       "filter %d ts %d nbytes %d meta %d chunk %d", id, ts, nbytes,
                       meta_zero ? 0 : ts, c);
-            uint8_t *chunk; bool needs_free;
-            int cb = blosc2_schunk_get_chunk(sc, c, &chunk, &needs_free);
+            int cb;
+            uint8_t *chunk = chunk_copy(sc, c, &cb);
             REQUIRE(cb > 32);
             if (!(chunk[2] & 0x02)) {
               CHECK_EQ_INT(chunk[16 + 5], id);
               CHECK_EQ_INT(chunk[24 + 5], meta_zero ? 0 : ts);
               cases++;
             }
-            if (needs_free) free(chunk);
+            free(chunk);
           }
           blosc2_schunk_free(sc);
           free(src);
@@ -125,15 +111,12 @@ static void flavours(void) {
     cp.blocksize = bsize;
     cp.filters[5] = (uint8_t)written;
     cp.filters_meta[5] = (uint8_t)ts;
-    blosc2_context *cctx = blosc2_create_cctx(cp);
-    int cb = blosc2_compress_ctx(cctx, src, nbytes, out, nbytes + BLOSC2_MAX_OVERHEAD);
-    blosc2_free_ctx(cctx);
+    int cb = compress_with(&cp, src, nbytes, out, nbytes + BLOSC2_MAX_OVERHEAD);
     REQUIRE(cb > 32);
     REQUIRE((out[2] & 0x02) == 0);
     CHECK_EQ_INT(out[16 + 5], written);
     blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-    blosc2_context *dctx = blosc2_create_dctx(dp);
-    CHECK_EQ_INT(blosc2_decompress_ctx(dctx, out, cb, back, nbytes), nbytes);
+    CHECK_EQ_INT(decompress_with(&dp, out, cb, back, nbytes), nbytes);
     CHECK_MEM(back, src, nbytes);
     /* Decoded as the other flavour. */
     int other = written == FILTER_BYTEDELTA ? FILTER_BYTEDELTA_BUGGY : FILTER_BYTEDELTA;
@@ -142,10 +125,9 @@ static void flavours(void) {
       model(written == FILTER_BYTEDELTA_BUGGY, true, ts, src + b, tmp, bsize);
       model(other == FILTER_BYTEDELTA_BUGGY, false, ts, tmp, expect + b, bsize);
     }
-    CHECK_EQ_INT(blosc2_decompress_ctx(dctx, out, cb, back, nbytes), nbytes);
+    CHECK_EQ_INT(decompress_with(&dp, out, cb, back, nbytes), nbytes);
     CHECK_MEM(back, expect, nbytes);
     CHECK(memcmp(back, src, (size_t)nbytes) != 0);
-    blosc2_free_ctx(dctx);
   }
   free(src);
   free(back);
@@ -178,8 +160,7 @@ static void golden(void) {
   int32_t len = (int32_t)sizeof golden34;
   golden_source(src);
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  blosc2_context *dctx = blosc2_create_dctx(dp);
-  CHECK_EQ_INT(blosc2_decompress_ctx(dctx, golden34, len, back, 160), 160);
+  CHECK_EQ_INT(decompress_with(&dp, golden34, len, back, 160), 160);
   CHECK_MEM(back, src, 160);
   /* Its stored stream is the buggy transform: read as id 35 it differs. */
   uint8_t patched[sizeof golden34];
@@ -187,10 +168,9 @@ static void golden(void) {
   patched[16 + 5] = FILTER_BYTEDELTA;
   model(true, true, 4, src, tmp, 160);
   model(false, false, 4, tmp, expect, 160);
-  CHECK_EQ_INT(blosc2_decompress_ctx(dctx, patched, len, back, 160), 160);
+  CHECK_EQ_INT(decompress_with(&dp, patched, len, back, 160), 160);
   CHECK_MEM(back, expect, 160);
   CHECK(memcmp(back, src, 160) != 0);
-  blosc2_free_ctx(dctx);
   /* Compressing the same source the same way writes the same bytes. */
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
   cp.typesize = 4;
@@ -199,9 +179,7 @@ static void golden(void) {
   cp.nthreads = 1;
   cp.filters[5] = FILTER_BYTEDELTA_BUGGY;
   cp.filters_meta[5] = 4;
-  blosc2_context *cctx = blosc2_create_cctx(cp);
-  int cb = blosc2_compress_ctx(cctx, src, 160, out, (int32_t)sizeof out);
-  blosc2_free_ctx(cctx);
+  int cb = compress_with(&cp, src, 160, out, (int32_t)sizeof out);
   CHECK_EQ_INT(cb, len);
   if (cb == len) CHECK_MEM(out, golden34, len);
 }
@@ -216,52 +194,23 @@ static void refusals(void) {
     cp.filters[4] = BLOSC_SHUFFLE;
     cp.filters[5] = (uint8_t)id;
     cp.filters_meta[5] = 0;
-    blosc2_context *cctx = blosc2_create_cctx(cp);
-    CHECK_NEG(blosc2_compress_ctx(cctx, src, (int32_t)sizeof src, out, (int32_t)sizeof out));
-    blosc2_free_ctx(cctx);
+    CHECK_NEG(compress_with(&cp, src, (int32_t)sizeof src, out, (int32_t)sizeof out));
     /* A chunk naming meta 0 cannot be decoded without a super-chunk. */
     cp.filters_meta[5] = 4;
-    cctx = blosc2_create_cctx(cp);
-    int cb = blosc2_compress_ctx(cctx, src, (int32_t)sizeof src, out, (int32_t)sizeof out);
-    blosc2_free_ctx(cctx);
+    int cb = compress_with(&cp, src, (int32_t)sizeof src, out, (int32_t)sizeof out);
     REQUIRE(cb > 32);
     REQUIRE((out[2] & 0x02) == 0);
     out[24 + 5] = 0;
     blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-    blosc2_context *dctx = blosc2_create_dctx(dp);
     uint8_t back[4096];
-    CHECK_NEG(blosc2_decompress_ctx(dctx, out, cb, back, (int32_t)sizeof back));
-    blosc2_free_ctx(dctx);
+    CHECK_NEG(decompress_with(&dp, out, cb, back, (int32_t)sizeof back));
   }
-}
-
-static int noop_forward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                        blosc2_cparams *cparams, uint8_t id) {
-  (void)meta; (void)cparams; (void)id;
-  memcpy(dest, src, (size_t)size);
-  return 0;
-}
-
-static int noop_backward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                         blosc2_dparams *dparams, uint8_t id) {
-  (void)meta; (void)dparams; (void)id;
-  memcpy(dest, src, (size_t)size);
-  return 0;
 }
 
 int main(void) {
   blosc2_init();
-  /* The ids are taken by the built-in plugins: users cannot register them. */
-  blosc2_filter f = {0};
-  f.version = 1;
-  f.forward = noop_forward;
-  f.backward = noop_backward;
-  f.id = FILTER_BYTEDELTA;
-  f.name = "bytedelta";
-  CHECK_NEG(blosc2_register_filter(&f));
-  f.id = FILTER_BYTEDELTA_BUGGY;
-  f.name = "bytedelta_buggy";
-  CHECK_NEG(blosc2_register_filter(&f));
+  check_filter_id_taken(FILTER_BYTEDELTA, "bytedelta");
+  check_filter_id_taken(FILTER_BYTEDELTA_BUGGY, "bytedelta_buggy");
   round_trips();
   flavours();
   golden();

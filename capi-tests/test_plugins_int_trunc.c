@@ -4,8 +4,7 @@
  * many low bits.  Round trips through super-chunks give exactly the truncated
  * items (within 2^zeroed of the source); other typesizes and precisions that
  * would zero everything are refused. */
-#include "test_common.h"
-#include <stdbool.h>
+#include "plugin_common.h"
 
 /* BLOSC_FILTER_INT_TRUNC of blosc2/filters-registry.h (only blosc2.h is used). */
 #define FILTER_INT_TRUNC 36
@@ -31,24 +30,11 @@ static void truncated(const uint8_t *src, uint8_t *dst, int32_t n, int ts, int p
 }
 
 static blosc2_schunk *new_schunk(int ts, int prec, uint8_t codec, bool shuffle) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = ts;
-  cp.compcode = codec;
-  cp.clevel = 5;
-  cp.nthreads = 2;
-  for (int i = 0; i < BLOSC2_MAX_FILTERS; i++) {
-    cp.filters[i] = BLOSC_NOFILTER;
-    cp.filters_meta[i] = 0;
-  }
+  blosc2_cparams cp = plugin_cparams(ts, codec, 2);
   cp.filters[4] = FILTER_INT_TRUNC;
   cp.filters_meta[4] = (uint8_t)(int8_t)prec;
   if (shuffle) cp.filters[5] = BLOSC_SHUFFLE;
-  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  dp.nthreads = 2;
-  blosc2_storage st = {.contiguous = true, .cparams = &cp, .dparams = &dp};
-  blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE(sc != NULL);
-  return sc;
+  return plugin_schunk(&cp, true);
 }
 
 static void round_trips(void) {
@@ -75,8 +61,8 @@ static void round_trips(void) {
         for (int c = 0; c < nc; c++) {
           tc_fill(src, (size_t)n, kinds[c], (uint64_t)(ts * 100 + p));
           CHECK_EQ_INT(blosc2_schunk_decompress_chunk(sc, c, back, n), n);
-          uint8_t *chunk; bool needs_free;
-          int cb = blosc2_schunk_get_chunk(sc, c, &chunk, &needs_free);
+          int cb;
+          uint8_t *chunk = chunk_copy(sc, c, &cb);
           REQUIRE(cb >= 32);
           /* Stored as is (the filters did not run), or a special chunk (the
            * truncated items are all equal: there are no filter bytes). */
@@ -87,7 +73,7 @@ static void round_trips(void) {
             CHECK_EQ_INT((int8_t)chunk[24 + 4], prec);
             cases++;
           }
-          if (needs_free) free(chunk);
+          free(chunk);
           if (memcpyed) {
             CHECK_MEM(back, src, n);
             continue;
@@ -126,30 +112,9 @@ static void refusals(void) {
   }
 }
 
-static int noop_forward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                        blosc2_cparams *cparams, uint8_t id) {
-  (void)meta; (void)cparams; (void)id;
-  memcpy(dest, src, (size_t)size);
-  return 0;
-}
-
-static int noop_backward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                         blosc2_dparams *dparams, uint8_t id) {
-  (void)meta; (void)dparams; (void)id;
-  memcpy(dest, src, (size_t)size);
-  return 0;
-}
-
 int main(void) {
   blosc2_init();
-  /* The id is taken by the built-in plugin: users cannot register it. */
-  blosc2_filter f = {0};
-  f.id = FILTER_INT_TRUNC;
-  f.name = "int_trunc";
-  f.version = 1;
-  f.forward = noop_forward;
-  f.backward = noop_backward;
-  CHECK_NEG(blosc2_register_filter(&f));
+  check_filter_id_taken(FILTER_INT_TRUNC, "int_trunc");
   round_trips();
   refusals();
   blosc2_destroy();

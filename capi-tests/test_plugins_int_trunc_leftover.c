@@ -4,7 +4,7 @@
  * reference c-blosc2 3.3.5 leaves them unwritten when compressing (they come
  * back as whatever its scratch buffer held, typically 0): listed in
  * KNOWN_REFERENCE_FAILURES.txt. */
-#include "test_common.h"
+#include "plugin_common.h"
 
 /* BLOSC_FILTER_INT_TRUNC of blosc2/filters-registry.h (only blosc2.h is used). */
 #define FILTER_INT_TRUNC 36
@@ -21,17 +21,13 @@ static void one(int ts, int prec, int32_t nbytes, int32_t blocksize, int shuffle
   cp.filters[4] = FILTER_INT_TRUNC;
   cp.filters_meta[4] = (uint8_t)(int8_t)prec;
   cp.filters[5] = shuffle ? BLOSC_SHUFFLE : BLOSC_NOFILTER;
-  blosc2_context *cctx = blosc2_create_cctx(cp);
-  int cb = blosc2_compress_ctx(cctx, src, nbytes, out, nbytes + BLOSC2_MAX_OVERHEAD);
-  blosc2_free_ctx(cctx);
+  int cb = compress_with(&cp, src, nbytes, out, nbytes + BLOSC2_MAX_OVERHEAD);
   CHECK(cb > 0);
   /* Stored as is (nothing truncated) would prove nothing. */
   CHECK(cb > 0 && (out[2] & 0x02) == 0);
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  blosc2_context *dctx = blosc2_create_dctx(dp);
   memset(back, 0xa5, (size_t)nbytes);
-  CHECK_EQ_INT(blosc2_decompress_ctx(dctx, out, cb, back, nbytes), nbytes);
-  blosc2_free_ctx(dctx);
+  CHECK_EQ_INT(decompress_with(&dp, out, cb, back, nbytes), nbytes);
   int32_t whole = nbytes / ts * ts;
   int zeroed = prec >= 0 ? ts * 8 - prec : -prec;
   int bad_items = 0;

@@ -5,115 +5,48 @@
  * trips through super-chunks and frames with shapes, chunk shapes and block
  * shapes that do not divide each other, and the refusals (bad cell size, not
  * 2-D, no "b2nd", no super-chunk). */
-#include "test_common.h"
-#include <stdbool.h>
+#include "plugin_common.h"
 
 /* BLOSC_CODEC_NDLZ of blosc2/codecs-registry.h (only blosc2.h is used). */
 #define CODEC_NDLZ 32
 
-typedef struct {
-  int ndim;
-  int64_t shape[3];
-  int32_t chunk[3];
-  int32_t block[3];
-} geo_t;
-
-/* The "b2nd" metalayer, msgpack-encoded by hand: [version 0, ndim, shape
- * (int64), chunkshape (int32), blockshape (int32), dtype format 0, dtype]. */
-static int32_t b2nd_meta(uint8_t *out, const geo_t *g) {
-  int32_t n = 0;
-  out[n++] = 0x97;
-  out[n++] = 0;
-  out[n++] = (uint8_t)g->ndim;
-  out[n++] = (uint8_t)(0x90 + g->ndim);
-  for (int i = 0; i < g->ndim; i++) {
-    out[n++] = 0xd3;
-    for (int k = 7; k >= 0; k--) out[n++] = (uint8_t)((uint64_t)g->shape[i] >> (8 * k));
-  }
-  out[n++] = (uint8_t)(0x90 + g->ndim);
-  for (int i = 0; i < g->ndim; i++) {
-    out[n++] = 0xd2;
-    for (int k = 3; k >= 0; k--) out[n++] = (uint8_t)((uint32_t)g->chunk[i] >> (8 * k));
-  }
-  out[n++] = (uint8_t)(0x90 + g->ndim);
-  for (int i = 0; i < g->ndim; i++) {
-    out[n++] = 0xd2;
-    for (int k = 3; k >= 0; k--) out[n++] = (uint8_t)((uint32_t)g->block[i] >> (8 * k));
-  }
-  out[n++] = 0;
-  out[n++] = 0xdb;
-  out[n++] = 0;
-  out[n++] = 0;
-  out[n++] = 0;
-  out[n++] = 3;
-  memcpy(out + n, "|u1", 3);
-  return n + 3;
-}
-
-static int32_t blocks_in(const geo_t *g, int i) { return (g->chunk[i] + g->block[i] - 1) / g->block[i]; }
-
 /* Padded chunk size in bytes (typesize 1). */
-static int32_t chunk_bytes(const geo_t *g) {
-  return blocks_in(g, 0) * g->block[0] * blocks_in(g, 1) * g->block[1];
-}
-
-static int64_t nchunks(const geo_t *g) {
-  return ((g->shape[0] + g->chunk[0] - 1) / g->chunk[0]) *
-         ((g->shape[1] + g->chunk[1] - 1) / g->chunk[1]);
-}
+static int32_t chunk_bytes(const geo_t *g) { return (int32_t)(nblocks(g) * block_items(g)); }
 
 /* An image with flat areas, repeated cells, repeated rows and noise, laid
  * out as b2nd gives chunk `nc` to the super-chunk: block after block, each
  * in C order, 0 outside the chunk or the image. */
 static void fill_chunk(const geo_t *g, int64_t nc, uint8_t *out) {
-  int64_t cgrid1 = (g->shape[1] + g->chunk[1] - 1) / g->chunk[1];
-  int64_t r0 = nc / cgrid1 * g->chunk[0], c0 = nc % cgrid1 * g->chunk[1];
   uint64_t st = 99 + (uint64_t)nc;
   size_t o = 0;
-  for (int32_t br = 0; br < blocks_in(g, 0); br++)
-    for (int32_t bc = 0; bc < blocks_in(g, 1); bc++)
-      for (int32_t y = 0; y < g->block[0]; y++)
-        for (int32_t x = 0; x < g->block[1]; x++) {
-          int64_t ry = br * g->block[0] + y, rx = bc * g->block[1] + x;
-          int64_t r = r0 + ry, c = c0 + rx;
-          uint8_t noise = (uint8_t)tc_rand(&st);
-          uint8_t v;
-          if (ry >= g->chunk[0] || rx >= g->chunk[1] || r >= g->shape[0] || c >= g->shape[1]) {
-            v = 0;
-          } else {
-            switch ((r / 8 + c / 8) % 5) {
-              case 0: v = 9; break;
-              case 1: v = (uint8_t)((r % 4) * 5 + c % 4); break;
-              case 2: v = (uint8_t)((c % 8) * 13); break;
-              case 3: v = noise & 3; break;
-              default: v = noise; break;
-            }
-          }
-          out[o++] = v;
+  for (int64_t b = 0; b < nblocks(g); b++)
+    for (int64_t k = 0; k < block_items(g); k++) {
+      int64_t gl[MAXD] = {0};
+      bool inside = chunk_item(g, nc, b, k, gl);
+      int64_t r = gl[0], c = gl[1];
+      uint8_t noise = (uint8_t)tc_rand(&st);
+      uint8_t v;
+      if (!inside) {
+        v = 0;
+      } else {
+        switch ((r / 8 + c / 8) % 5) {
+          case 0: v = 9; break;
+          case 1: v = (uint8_t)((r % 4) * 5 + c % 4); break;
+          case 2: v = (uint8_t)((c % 8) * 13); break;
+          case 3: v = noise & 3; break;
+          default: v = noise; break;
         }
+      }
+      out[o++] = v;
+    }
 }
 
 static blosc2_schunk *new_schunk(const geo_t *g, int meta, bool with_b2nd) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = 1;
-  cp.compcode = CODEC_NDLZ;
+  blosc2_cparams cp = plugin_cparams(1, CODEC_NDLZ, 2);
   cp.compcode_meta = (uint8_t)meta;
-  cp.clevel = 5;
-  cp.nthreads = 2;
-  cp.blocksize = g->block[0] * (g->ndim > 1 ? g->block[1] : 1) * (g->ndim > 2 ? g->block[2] : 1);
-  for (int i = 0; i < BLOSC2_MAX_FILTERS; i++) {
-    cp.filters[i] = BLOSC_NOFILTER;
-    cp.filters_meta[i] = 0;
-  }
-  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  dp.nthreads = 2;
-  blosc2_storage st = {.contiguous = true, .cparams = &cp, .dparams = &dp};
-  blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE(sc != NULL);
-  if (with_b2nd) {
-    uint8_t meta_bytes[256];
-    CHECK_EQ_INT(blosc2_meta_add(sc, "b2nd", meta_bytes, b2nd_meta(meta_bytes, g)), 0);
-  }
+  cp.blocksize = (int32_t)block_items(g);
+  blosc2_schunk *sc = plugin_schunk(&cp, true);
+  if (with_b2nd) add_b2nd_meta(sc, g, "|u1");
   return sc;
 }
 
@@ -143,8 +76,8 @@ static void round_trips(void) {
         CHECK_EQ_INT(blosc2_schunk_decompress_chunk(sc, c, back, nbytes), nbytes);
         CHECK_MSG(memcmp(back, src, (size_t)nbytes) == 0, "geometry %d meta %d chunk %d",
                   (int)gi, meta, (int)c);
-        uint8_t *chunk; bool needs_free;
-        int cb = blosc2_schunk_get_chunk(sc, c, &chunk, &needs_free);
+        int cb;
+        uint8_t *chunk = chunk_copy(sc, c, &cb);
         REQUIRE(cb >= 32);
         if (cb > 32 && !(chunk[2] & 0x02)) {
           /* A user-codec chunk: format 6 in the flags, id and meta after. */
@@ -153,21 +86,14 @@ static void round_trips(void) {
           CHECK_EQ_INT(chunk[23], meta);
           through_ndlz++;
         }
-        if (needs_free) free(chunk);
+        free(chunk);
       }
-      uint8_t *cframe; bool needs_free;
-      int64_t flen = blosc2_schunk_to_buffer(sc, &cframe, &needs_free);
-      CHECK(flen > 0);
-      if (flen > 0) {
-        blosc2_schunk *copy = blosc2_schunk_from_buffer(cframe, flen, true);
-        CHECK(copy != NULL);
-        if (copy != NULL) {
-          fill_chunk(g, n - 1, src);
-          CHECK_EQ_INT(blosc2_schunk_decompress_chunk(copy, n - 1, back, nbytes), nbytes);
-          CHECK_MEM(back, src, nbytes);
-          blosc2_schunk_free(copy);
-        }
-        if (needs_free) free(cframe);
+      blosc2_schunk *copy = frame_copy(sc);
+      if (copy != NULL) {
+        fill_chunk(g, n - 1, src);
+        CHECK_EQ_INT(blosc2_schunk_decompress_chunk(copy, n - 1, back, nbytes), nbytes);
+        CHECK_MEM(back, src, nbytes);
+        blosc2_schunk_free(copy);
       }
       blosc2_schunk_free(sc);
       free(src);
@@ -204,10 +130,8 @@ static void refusals(void) {
   cp.compcode = CODEC_NDLZ;
   cp.compcode_meta = 4;
   cp.blocksize = 256;
-  blosc2_context *cctx = blosc2_create_cctx(cp);
   uint8_t *out = tc_malloc((size_t)nbytes + BLOSC2_MAX_OVERHEAD);
-  CHECK_NEG(blosc2_compress_ctx(cctx, src, nbytes, out, nbytes + BLOSC2_MAX_OVERHEAD));
-  blosc2_free_ctx(cctx);
+  CHECK_NEG(compress_with(&cp, src, nbytes, out, nbytes + BLOSC2_MAX_OVERHEAD));
   free(out);
   free(src);
 }

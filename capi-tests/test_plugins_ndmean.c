@@ -6,101 +6,22 @@
  * dimensions with shapes, chunk shapes and block shapes that do not divide
  * each other, the exact bits, the lossy bound, the layout handed to the next
  * filter, and the refusals (other item sizes, no "b2nd", bad sides). */
-#include "test_common.h"
-#include <stdbool.h>
+#include "plugin_common.h"
 
-#define MAXD 8
 /* BLOSC_FILTER_NDMEAN of blosc2/filters-registry.h (only blosc2.h is used). */
 #define FILTER_NDMEAN 33
-
-typedef struct {
-  int ndim;
-  int64_t shape[MAXD];
-  int32_t chunk[MAXD];
-  int32_t block[MAXD];
-} geo_t;
-
-/* The "b2nd" metalayer, msgpack-encoded by hand: [version 0, ndim, shape
- * (int64), chunkshape (int32), blockshape (int32), dtype format 0, dtype]. */
-static int32_t b2nd_meta(uint8_t *out, const geo_t *g, const char *dtype) {
-  int32_t n = 0;
-  out[n++] = 0x97;
-  out[n++] = 0;
-  out[n++] = (uint8_t)g->ndim;
-  out[n++] = (uint8_t)(0x90 + g->ndim);
-  for (int i = 0; i < g->ndim; i++) {
-    out[n++] = 0xd3;
-    for (int k = 7; k >= 0; k--) out[n++] = (uint8_t)((uint64_t)g->shape[i] >> (8 * k));
-  }
-  out[n++] = (uint8_t)(0x90 + g->ndim);
-  for (int i = 0; i < g->ndim; i++) {
-    out[n++] = 0xd2;
-    for (int k = 3; k >= 0; k--) out[n++] = (uint8_t)((uint32_t)g->chunk[i] >> (8 * k));
-  }
-  out[n++] = (uint8_t)(0x90 + g->ndim);
-  for (int i = 0; i < g->ndim; i++) {
-    out[n++] = 0xd2;
-    for (int k = 3; k >= 0; k--) out[n++] = (uint8_t)((uint32_t)g->block[i] >> (8 * k));
-  }
-  int32_t dlen = (int32_t)strlen(dtype);
-  out[n++] = 0;
-  out[n++] = 0xdb;
-  for (int k = 3; k >= 0; k--) out[n++] = (uint8_t)((uint32_t)dlen >> (8 * k));
-  memcpy(out + n, dtype, (size_t)dlen);
-  return n + dlen;
-}
-
-static int64_t block_items(const geo_t *g) {
-  int64_t n = 1;
-  for (int i = 0; i < g->ndim; i++) n *= g->block[i];
-  return n;
-}
-
-static int64_t bpc(const geo_t *g, int i) { return (g->chunk[i] + g->block[i] - 1) / g->block[i]; }
-
-static int64_t nblocks(const geo_t *g) {
-  int64_t n = 1;
-  for (int i = 0; i < g->ndim; i++) n *= bpc(g, i);
-  return n;
-}
-
-static int64_t nchunks(const geo_t *g) {
-  int64_t n = 1;
-  for (int i = 0; i < g->ndim; i++) n *= (g->shape[i] + g->chunk[i] - 1) / g->chunk[i];
-  return n;
-}
-
-static void unravel(int64_t k, int nd, const int64_t *shape, int64_t *idx) {
-  for (int i = nd - 1; i >= 0; i--) {
-    idx[i] = k % shape[i];
-    k /= shape[i];
-  }
-}
 
 /* Chunk `nc` as b2nd lays it out (blocks in C order, each in C order), as
  * float32 (ts 4) or float64 (ts 8); items outside the chunk or array are 0. */
 static void fill_chunk(const geo_t *g, int64_t nc, int ts, uint8_t *out) {
-  int64_t grid[MAXD], bgrid[MAXD], bshape[MAXD], corner[MAXD], bpos[MAXD], loc[MAXD];
-  for (int i = 0; i < g->ndim; i++) {
-    grid[i] = (g->shape[i] + g->chunk[i] - 1) / g->chunk[i];
-    bgrid[i] = bpc(g, i);
-    bshape[i] = g->block[i];
-  }
-  unravel(nc, g->ndim, grid, corner);
   size_t o = 0;
   uint64_t st = 12345 + (uint64_t)nc;
   for (int64_t b = 0; b < nblocks(g); b++) {
-    unravel(b, g->ndim, bgrid, bpos);
     for (int64_t k = 0; k < block_items(g); k++) {
-      unravel(k, g->ndim, bshape, loc);
-      bool inside = true;
+      int64_t gl[MAXD];
+      bool inside = chunk_item(g, nc, b, k, gl);
       double v = -20.0;
-      for (int i = 0; i < g->ndim; i++) {
-        int64_t in_chunk = bpos[i] * bshape[i] + loc[i];
-        int64_t gl = corner[i] * g->chunk[i] + in_chunk;
-        if (in_chunk >= g->chunk[i] || gl >= g->shape[i]) inside = false;
-        v += 0.37 * (double)gl * (double)(3 * i + 1);
-      }
+      for (int i = 0; i < g->ndim; i++) v += 0.37 * (double)gl[i] * (double)(3 * i + 1);
       v += (double)(tc_rand(&st) % 1000) * 1e-3;
       if (!inside) v = 0.0;
       if (ts == 4) {
@@ -186,58 +107,13 @@ static void expected_block(const geo_t *g, int side, int ts, const uint8_t *blk,
   }
 }
 
-/* A user filter (id 202) placed after ndmean that records what it is given. */
+/* The capture filter (plugin_common.h) placed after ndmean. */
 #define CAPTURE_ID 202
-static uint8_t *captured;
-static size_t captured_len, captured_cap;
-
-static int capture_forward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                           blosc2_cparams *cparams, uint8_t id) {
-  (void)meta; (void)cparams; (void)id;
-  if (captured_len + (size_t)size <= captured_cap) memcpy(captured + captured_len, src, (size_t)size);
-  captured_len += (size_t)size;
-  memcpy(dest, src, (size_t)size);
-  return 0;
-}
-
-static int capture_backward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                            blosc2_dparams *dparams, uint8_t id) {
-  (void)meta; (void)dparams; (void)id;
-  memcpy(dest, src, (size_t)size);
-  return 0;
-}
 
 static blosc2_schunk *new_schunk(int ts, int side, uint8_t codec, const geo_t *g, bool with_meta,
                                  bool capture) {
-  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
-  cp.typesize = ts;
-  cp.compcode = codec;
-  cp.clevel = 5;
-  cp.nthreads = 1;
-  cp.blocksize = (int32_t)(block_items(g) * ts);
-  for (int i = 0; i < BLOSC2_MAX_FILTERS; i++) {
-    cp.filters[i] = BLOSC_NOFILTER;
-    cp.filters_meta[i] = 0;
-  }
-  cp.filters[3] = FILTER_NDMEAN;
-  cp.filters_meta[3] = (uint8_t)side;
-  /* Only two filters that move bytes: the reference does not round trip
-   * some chunks made with three (e.g. SHUFFLE three times). */
-  if (capture)
-    cp.filters[4] = CAPTURE_ID;
-  else
-    cp.filters[5] = BLOSC_SHUFFLE;
-  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  dp.nthreads = 2;
-  blosc2_storage st = {.contiguous = true, .cparams = &cp, .dparams = &dp};
-  blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE(sc != NULL);
-  if (with_meta) {
-    uint8_t meta[512];
-    int32_t len = b2nd_meta(meta, g, ts == 4 ? "<f4" : "<f8");
-    CHECK_EQ_INT(blosc2_meta_add(sc, "b2nd", meta, len), 0);
-  }
-  return sc;
+  return nd_filter_schunk(FILTER_NDMEAN, side, ts, codec, g,
+                          with_meta ? (ts == 4 ? "<f4" : "<f8") : NULL, capture ? CAPTURE_ID : 0);
 }
 
 /* Block shapes and sides chosen so that the side is never clipped in the
@@ -274,15 +150,15 @@ static void round_trips(void) {
         for (int64_t c = 0; c < n; c++) {
           fill_chunk(g, c, ts, src);
           CHECK_EQ_INT(blosc2_schunk_decompress_chunk(sc, c, back, nbytes), nbytes);
-          uint8_t *chunk; bool needs_free;
-          int cb = blosc2_schunk_get_chunk(sc, c, &chunk, &needs_free);
+          int cb;
+          uint8_t *chunk = chunk_copy(sc, c, &cb);
           REQUIRE(cb > 32);
           bool memcpyed = (chunk[2] & 0x02) != 0;
           if (!memcpyed) {
             CHECK_EQ_INT(chunk[16 + 3], FILTER_NDMEAN);
             CHECK_EQ_INT(chunk[24 + 3], side);
           }
-          if (needs_free) free(chunk);
+          free(chunk);
           if (memcpyed) {
             CHECK_MEM(back, src, nbytes);
             continue;
@@ -304,21 +180,14 @@ static void round_trips(void) {
           CHECK_EQ_INT(bad_bound, 0);
         }
         /* The last chunk again, through a contiguous frame copy. */
-        uint8_t *cframe; bool needs_free;
-        int64_t flen = blosc2_schunk_to_buffer(sc, &cframe, &needs_free);
-        CHECK(flen > 0);
-        if (flen > 0) {
-          blosc2_schunk *copy = blosc2_schunk_from_buffer(cframe, flen, true);
-          CHECK(copy != NULL);
-          if (copy != NULL) {
-            uint8_t *again = tc_malloc((size_t)nbytes);
-            CHECK_EQ_INT(blosc2_schunk_decompress_chunk(sc, n - 1, back, nbytes), nbytes);
-            CHECK_EQ_INT(blosc2_schunk_decompress_chunk(copy, n - 1, again, nbytes), nbytes);
-            CHECK_MEM(again, back, nbytes);
-            free(again);
-            blosc2_schunk_free(copy);
-          }
-          if (needs_free) free(cframe);
+        blosc2_schunk *copy = frame_copy(sc);
+        if (copy != NULL) {
+          uint8_t *again = tc_malloc((size_t)nbytes);
+          CHECK_EQ_INT(blosc2_schunk_decompress_chunk(sc, n - 1, back, nbytes), nbytes);
+          CHECK_EQ_INT(blosc2_schunk_decompress_chunk(copy, n - 1, again, nbytes), nbytes);
+          CHECK_MEM(again, back, nbytes);
+          free(again);
+          blosc2_schunk_free(copy);
         }
         blosc2_schunk_free(sc);
         free(src);
@@ -335,13 +204,7 @@ static void round_trips(void) {
 /* What ndmean hands to the next filter: cell after cell (C order of the cell
  * grid), the cell's mean once per item. */
 static void layout(void) {
-  blosc2_filter f = {0};
-  f.id = CAPTURE_ID;
-  f.name = "tc_capture_ndmean";
-  f.version = 1;
-  f.forward = capture_forward;
-  f.backward = capture_backward;
-  CHECK_EQ_INT(blosc2_register_filter(&f), 0);
+  register_capture(CAPTURE_ID, "tc_capture_ndmean");
   for (size_t gi = 0; gi < sizeof geos / sizeof geos[0]; gi++) {
     const geo_t *g = &geos[gi];
     for (int s = 0; s < 3; s++) {
@@ -365,9 +228,7 @@ static void layout(void) {
               o += (size_t)ts;
             }
       }
-      captured_cap = (size_t)nbytes;
-      captured = tc_malloc(captured_cap);
-      captured_len = 0;
+      capture_begin((size_t)nbytes);
       blosc2_schunk *sc = new_schunk(ts, side, BLOSC_LZ4, g, true, true);
       CHECK_EQ_INT(blosc2_schunk_append_buffer(sc, src, nbytes), 1);
       CHECK_EQ_INT(captured_len, nbytes);
@@ -376,8 +237,7 @@ static void layout(void) {
       CHECK_MSG(memcmp(back, expect, (size_t)nbytes) == 0,
                 "captured round trip of geometry %d, side %d, typesize %d", (int)gi, side, ts);
       blosc2_schunk_free(sc);
-      free(captured);
-      captured = NULL;
+      capture_end();
       free(src);
       free(expect);
       free(cells);
@@ -422,26 +282,19 @@ static void refusals(void) {
   CHECK_NEG(blosc2_schunk_append_buffer(sc, src, nb - 40));
   /* A good chunk, then decoded with its side patched to 0 or 200. */
   CHECK_EQ_INT(blosc2_schunk_append_buffer(sc, src, nb), 1);
-  uint8_t *chunk; bool needs_free;
-  int cb = blosc2_schunk_get_chunk(sc, 0, &chunk, &needs_free);
+  int cb;
+  uint8_t *copy = chunk_copy(sc, 0, &cb);
   REQUIRE(cb > 32);
-  uint8_t *copy = tc_malloc((size_t)cb);
-  memcpy(copy, chunk, (size_t)cb);
-  if (needs_free) free(chunk);
   REQUIRE((copy[2] & 0x02) == 0);
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  blosc2_context *dctx = blosc2_create_dctx(dp);
-  CHECK_NEG(blosc2_decompress_ctx(dctx, copy, cb, back, nb)); /* no super-chunk */
-  blosc2_free_ctx(dctx);
+  CHECK_NEG(decompress_with(&dp, copy, cb, back, nb)); /* no super-chunk */
   dp.schunk = sc;
-  dctx = blosc2_create_dctx(dp);
-  CHECK_EQ_INT(blosc2_decompress_ctx(dctx, copy, cb, back, nb), nb);
+  CHECK_EQ_INT(decompress_with(&dp, copy, cb, back, nb), nb);
   CHECK_EQ_INT(copy[24 + 3], 3);
   copy[24 + 3] = 0;
-  CHECK_NEG(blosc2_decompress_ctx(dctx, copy, cb, back, nb));
+  CHECK_NEG(decompress_with(&dp, copy, cb, back, nb));
   copy[24 + 3] = 200;
-  CHECK_NEG(blosc2_decompress_ctx(dctx, copy, cb, back, nb));
-  blosc2_free_ctx(dctx);
+  CHECK_NEG(decompress_with(&dp, copy, cb, back, nb));
   free(copy);
   /* Compressing outside a super-chunk fails. */
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
@@ -449,40 +302,17 @@ static void refusals(void) {
   cp.blocksize = (int32_t)(block_items(g) * ts);
   cp.filters[4] = FILTER_NDMEAN;
   cp.filters_meta[4] = 2;
-  blosc2_context *cctx = blosc2_create_cctx(cp);
   uint8_t *out = tc_malloc((size_t)nb + BLOSC2_MAX_OVERHEAD);
-  CHECK_NEG(blosc2_compress_ctx(cctx, src, nb, out, nb + BLOSC2_MAX_OVERHEAD));
-  blosc2_free_ctx(cctx);
+  CHECK_NEG(compress_with(&cp, src, nb, out, nb + BLOSC2_MAX_OVERHEAD));
   free(out);
   blosc2_schunk_free(sc);
   free(src);
   free(back);
 }
 
-static int noop_forward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                        blosc2_cparams *cparams, uint8_t id) {
-  (void)meta; (void)cparams; (void)id;
-  memcpy(dest, src, (size_t)size);
-  return 0;
-}
-
-static int noop_backward(const uint8_t *src, uint8_t *dest, int32_t size, uint8_t meta,
-                         blosc2_dparams *dparams, uint8_t id) {
-  (void)meta; (void)dparams; (void)id;
-  memcpy(dest, src, (size_t)size);
-  return 0;
-}
-
 int main(void) {
   blosc2_init();
-  /* The id is taken by the built-in plugin: users cannot register it. */
-  blosc2_filter f = {0};
-  f.id = FILTER_NDMEAN;
-  f.name = "ndmean";
-  f.version = 1;
-  f.forward = noop_forward;
-  f.backward = noop_backward;
-  CHECK_NEG(blosc2_register_filter(&f));
+  check_filter_id_taken(FILTER_NDMEAN, "ndmean");
   round_trips();
   layout();
   refusals();
