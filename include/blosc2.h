@@ -1172,7 +1172,12 @@ typedef struct {
   blosc2_codec_decoder_cb decoder;
 } blosc2_codec;
 
-/* Register a user codec.  Returns 0 or < 0. */
+/* Register a user codec.  Returns 0 or < 0.  Ids below 160 are refused,
+   except those of the codecs registered at start without an implementation
+   (36..40 of codecs-registry.h, and the ZFP ones 33..35 in a build without
+   zfp): registering one of these replaces the placeholder, name included,
+   and the id then behaves as a user one (an extension: the reference
+   refuses every id below 160). */
 BLOSC_EXPORT int blosc2_register_codec(blosc2_codec *codec);
 
 /* Filter callbacks: (src, dest, size, meta, params, filter id).  Return 0

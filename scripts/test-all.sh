@@ -2,11 +2,14 @@
 # Every test of the project, in order: Rust (unit, integration, interop with the
 # reference, mutation), the C suite via ctest (plain and under valgrind), the ABI
 # and header checks, and the binary drop-in check.
-# Needs: Rust, gcc, cmake, valgrind, python3 with pip (for the reference wheel).
+# Needs: Rust, gcc, cmake, valgrind, python3 with pip (for the reference wheel),
+# and libclang (libclang-dev) for the zfp codecs, which are built with the
+# `zfp` feature here (BLOSC2_FEATURES="" tests a build without them).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 JOBS="${JOBS:-2}"
+FEATURES="${BLOSC2_FEATURES---features zfp}"
 
 step() { printf '\n==== %s\n' "$*"; }
 
@@ -17,20 +20,20 @@ REF_INC="$(dirname "$REF_LIB")/include"
 
 step "format and lints"
 cargo fmt --check
-cargo clippy --all-targets -- -D warnings
+cargo clippy --all-targets $FEATURES -- -D warnings
 
 step "build (release)"
-cargo build --release
+cargo build --release $FEATURES
 
 step "the main job (README's first command)"
 target/release/blosc2 demo --dir build/demo
 target/release/blosc2 bench --repeat 1 > /dev/null
 
 step "Rust tests (unit, doc, integration, interop, mutation)"
-cargo test --release
+cargo test --release $FEATURES
 
 step "docs"
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet $FEATURES
 
 step "C test suite (ctest)"
 cmake -S capi-tests -B build/capi -DBLOSC2_LIB_DIR="$ROOT/target/release" \

@@ -3,8 +3,8 @@
 //! An array is a super-chunk with a "b2nd" metalayer holding its shape,
 //! chunk shape, block shape and dtype.  Chunks cover the array in C order
 //! over the chunk grid; each chunk is stored padded to whole blocks, block
-//! after block (see [`array`]).  [`NdArray`] owns its super-chunk; the
-//! free functions of [`array`], [`select`] and [`reshape`] work on any
+//! after block (see [`mod@array`]).  [`NdArray`] owns its super-chunk; the
+//! free functions of [`mod@array`], [`select`] and [`reshape`] work on any
 //! super-chunk and [`ArrayMeta`] pair (the C layer keeps the super-chunk
 //! in its own `blosc2_schunk`).
 //!

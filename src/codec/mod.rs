@@ -1,8 +1,12 @@
-//! Codecs: blosclz (ours), lz4/lz4hc, zlib, zstd, and user codecs registered at run time.
+//! Codecs: blosclz (ours), lz4/lz4hc, zlib, zstd, the plugins registered at
+//! start (ndlz, zfp with the `zfp` feature, the placeholders) and user codecs
+//! registered at run time.
 
 pub mod blosclz;
 pub mod lz4;
 pub mod ndlz;
+#[cfg(feature = "zfp")]
+pub mod zfp;
 pub mod zlib;
 pub mod zstd;
 
@@ -173,6 +177,55 @@ pub trait CodecPlugin: Send + Sync {
     fn encode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32;
     /// Decompress `src` into `dest`; the number of bytes written or negative.
     fn decode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32;
+    /// Whether there is an implementation behind the codec: false for the
+    /// placeholders ([`Unavailable`]), which chunks cannot use and
+    /// `blosc2_register_codec` may replace.
+    fn available(&self) -> bool {
+        true
+    }
+}
+
+/// `BLOSC_CODEC_ZFP_FIXED_ACCURACY`.
+pub const ZFP_FIXED_ACCURACY: u8 = 33;
+/// `BLOSC_CODEC_ZFP_FIXED_PRECISION`.
+pub const ZFP_FIXED_PRECISION: u8 = 34;
+/// `BLOSC_CODEC_ZFP_FIXED_RATE`.
+pub const ZFP_FIXED_RATE: u8 = 35;
+
+/// The ZFP codecs (id, name): implemented with the `zfp` feature,
+/// placeholders without it.
+pub const ZFP_CODECS: [(u8, &str); 3] = [
+    (ZFP_FIXED_ACCURACY, "zfp_acc"),
+    (ZFP_FIXED_PRECISION, "zfp_prec"),
+    (ZFP_FIXED_RATE, "zfp_rate"),
+];
+
+/// The codecs the reference registers at start by name only, their
+/// implementation being loaded on demand from separate plugin packages
+/// (`BLOSC_CODEC_OPENHTJ2K` ... `BLOSC_CODEC_HTJ2K`): placeholders here.
+pub const PLACEHOLDER_CODECS: [(u8, &str); 5] = [
+    (36, "openhtj2k"),
+    (37, "grok"),
+    (38, "openzl"),
+    (39, "j2k"),
+    (40, "htj2k"),
+];
+
+/// A codec known by id and name only: chunks naming it fail with
+/// `BLOSC2_ERROR_CODEC_SUPPORT` (as the reference's when the plugin package
+/// cannot be loaded) and a user may register an implementation in its place.
+pub struct Unavailable;
+
+impl CodecPlugin for Unavailable {
+    fn encode(&self, _: &[u8], _: &mut [u8], _: &CallInfo, _: &[u8]) -> i32 {
+        Error::CodecSupport.code()
+    }
+    fn decode(&self, _: &[u8], _: &mut [u8], _: &CallInfo, _: &[u8]) -> i32 {
+        Error::CodecSupport.code()
+    }
+    fn available(&self) -> bool {
+        false
+    }
 }
 
 /// One registered codec.
@@ -190,15 +243,45 @@ pub struct RegisteredCodec {
     pub plugin: Arc<dyn CodecPlugin>,
 }
 
-// Starts with the codecs the reference registers at start (ndlz).
-static REGISTRY: Lazy<RwLock<Vec<RegisteredCodec>>> = Lazy::new(|| {
-    RwLock::new(vec![RegisteredCodec {
-        compcode: ndlz::NDLZ,
-        name: "ndlz".into(),
-        complib: ndlz::NDLZ,
+/// A codec registered at start, as the reference's `register_codecs` does
+/// (complib = id, version 1).
+fn builtin(compcode: u8, name: &str, plugin: Arc<dyn CodecPlugin>) -> RegisteredCodec {
+    RegisteredCodec {
+        compcode,
+        name: name.into(),
+        complib: compcode,
         version: 1,
-        plugin: Arc::new(ndlz::Ndlz),
-    }])
+        plugin,
+    }
+}
+
+/// The ZFP codecs as registered at start: implemented.
+#[cfg(feature = "zfp")]
+fn zfp_codecs() -> impl Iterator<Item = RegisteredCodec> {
+    [zfp::Kind::Accuracy, zfp::Kind::Precision, zfp::Kind::Rate]
+        .into_iter()
+        .map(|kind| builtin(kind.compcode(), kind.name(), Arc::new(zfp::Zfp(kind))))
+}
+
+/// The ZFP codecs as registered at start: built without zfp, placeholders.
+#[cfg(not(feature = "zfp"))]
+fn zfp_codecs() -> impl Iterator<Item = RegisteredCodec> {
+    ZFP_CODECS
+        .into_iter()
+        .map(|(id, name)| builtin(id, name, Arc::new(Unavailable)))
+}
+
+// Starts with the codecs the reference registers at start: ndlz, the three
+// zfp ones and the placeholders of the plugins it loads on demand.
+static REGISTRY: Lazy<RwLock<Vec<RegisteredCodec>>> = Lazy::new(|| {
+    let mut codecs = vec![builtin(ndlz::NDLZ, "ndlz", Arc::new(ndlz::Ndlz))];
+    codecs.extend(zfp_codecs());
+    codecs.extend(
+        PLACEHOLDER_CODECS
+            .into_iter()
+            .map(|(id, name)| builtin(id, name, Arc::new(Unavailable))),
+    );
+    RwLock::new(codecs)
 });
 
 /// Find a registered codec.
@@ -211,18 +294,37 @@ pub fn find_user(compcode: u8) -> Option<RegisteredCodec> {
         .cloned()
 }
 
-/// Register a codec; the id must not be a built-in one and not already taken.
+/// Whether `compcode` is that of a codec registered at start without an
+/// implementation ([`PLACEHOLDER_CODECS`], and [`ZFP_CODECS`] when built
+/// without the `zfp` feature): users may register one under that id (the
+/// only ids below [`USER_CODECS_START`] they may use).
+pub fn is_pluggable(compcode: u8) -> bool {
+    PLACEHOLDER_CODECS.iter().any(|&(id, _)| id == compcode)
+        || (cfg!(not(feature = "zfp")) && ZFP_CODECS.iter().any(|&(id, _)| id == compcode))
+}
+
+/// Whether `compcode` is still a placeholder: pluggable, and no one has
+/// registered an implementation for it yet.
+pub fn is_placeholder(compcode: u8) -> bool {
+    find_user(compcode).is_some_and(|c| !c.plugin.available())
+}
+
+/// Register a codec; the id must not be a built-in one.  A placeholder of
+/// the same id is replaced; a codec with an implementation is kept.
 pub fn register(codec: RegisteredCodec) -> Result<()> {
     if codec.compcode <= DEFINED_CODECS_STOP {
         return Err(Error::Failure);
     }
     let mut reg = REGISTRY.write().map_err(|_| Error::Failure)?;
+    if let Some(c) = reg.iter_mut().find(|c| c.compcode == codec.compcode) {
+        if !c.plugin.available() {
+            *c = codec;
+        }
+        // Otherwise the reference accepts re-registering the same id silently.
+        return Ok(());
+    }
     if reg.len() >= 256 {
         return Err(Error::Failure);
-    }
-    if reg.iter().any(|c| c.compcode == codec.compcode) {
-        // The reference accepts re-registering the same id silently.
-        return Ok(());
     }
     reg.push(codec);
     Ok(())
@@ -230,7 +332,8 @@ pub fn register(codec: RegisteredCodec) -> Result<()> {
 
 /// Whether a codec id can be used for compression.
 pub fn is_supported(compcode: u8) -> bool {
-    matches!(compcode, BLOSCLZ | LZ4 | LZ4HC | ZLIB | ZSTD) || find_user(compcode).is_some()
+    matches!(compcode, BLOSCLZ | LZ4 | LZ4HC | ZLIB | ZSTD)
+        || find_user(compcode).is_some_and(|c| c.plugin.available())
 }
 
 /// A dictionary prepared for compressing.
@@ -267,7 +370,7 @@ pub fn compress_stream(
         ZLIB => zlib::compress(src, dest, clevel),
         ZSTD => zstd::compress(src, dest, clevel, dict.and_then(|d| d.zstd.as_ref())),
         _ => {
-            let Some(c) = find_user(compcode) else {
+            let Some(c) = find_user(compcode).filter(|c| c.plugin.available()) else {
                 return Err(Error::CodecSupport);
             };
             let r = c.plugin.encode(src, dest, info, chunk);
@@ -301,7 +404,7 @@ pub fn decompress_stream(
         FORMAT_ZLIB => zlib::decompress(src, dest),
         FORMAT_ZSTD => zstd::decompress(src, dest, dict.and_then(|d| d.zstd.as_ref())),
         FORMAT_UDCODEC => {
-            let Some(c) = find_user(compcode) else {
+            let Some(c) = find_user(compcode).filter(|c| c.plugin.available()) else {
                 return Err(Error::CodecSupport);
             };
             let r = c.plugin.decode(src, dest, info, chunk);
@@ -315,5 +418,165 @@ pub fn decompress_stream(
     match n {
         Some(n) if n == dest.len() => Ok(()),
         _ => Err(Error::Data),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chunk::{self, CParams, DParams};
+
+    /// A stream codec for the tests: runs as (count 1..=255, byte) pairs.
+    struct Rle;
+
+    impl CodecPlugin for Rle {
+        fn encode(&self, src: &[u8], dest: &mut [u8], _: &CallInfo, _: &[u8]) -> i32 {
+            let mut o = 0;
+            let mut i = 0;
+            while i < src.len() {
+                let r = src[i..]
+                    .iter()
+                    .take(255)
+                    .take_while(|&&b| b == src[i])
+                    .count();
+                if o + 2 > dest.len() {
+                    return 0;
+                }
+                dest[o] = r as u8;
+                dest[o + 1] = src[i];
+                o += 2;
+                i += r;
+            }
+            o as i32
+        }
+        fn decode(&self, src: &[u8], dest: &mut [u8], _: &CallInfo, _: &[u8]) -> i32 {
+            let mut o = 0;
+            for pair in src.chunks_exact(2) {
+                let n = pair[0] as usize;
+                let Some(d) = dest.get_mut(o..o + n) else {
+                    return Error::WriteBuffer.code();
+                };
+                d.fill(pair[1]);
+                o += n;
+            }
+            o as i32
+        }
+    }
+
+    /// The codecs registered without an implementation in this build.
+    fn placeholders() -> Vec<(u8, &'static str)> {
+        let mut ids = PLACEHOLDER_CODECS.to_vec();
+        if cfg!(not(feature = "zfp")) {
+            ids.extend(ZFP_CODECS);
+        }
+        ids
+    }
+
+    fn data() -> Vec<u8> {
+        (0..4096u32).map(|i| (i / 16) as u8).collect()
+    }
+
+    /// An LZ4 chunk of `src` relabelled as one of user codec `id` (its
+    /// streams are not stored raw, so decoding calls the codec).
+    fn chunk_naming(id: u8, src: &[u8]) -> Vec<u8> {
+        let p = CParams {
+            compcode: LZ4,
+            typesize: 1,
+            ..CParams::default()
+        };
+        let mut c = chunk::compress(&p, src).unwrap();
+        assert_eq!(c[2] & 0x02, 0);
+        c[2] = (c[2] & 0x1f) | (FORMAT_UDCODEC << 5);
+        c[22] = id;
+        c
+    }
+
+    #[cfg(feature = "zfp")]
+    #[test]
+    fn zfp_codecs_are_implemented() {
+        for (id, name) in ZFP_CODECS {
+            assert_eq!(code_of(name), Some(id));
+            assert!(is_supported(id) && !is_placeholder(id), "{name}");
+        }
+    }
+
+    // One test, as it ends by replacing a placeholder in the global registry.
+    #[test]
+    fn placeholders_are_known_unusable_and_replaceable() {
+        let src = data();
+        let mut out = vec![0u8; 64];
+        let info = CallInfo::default();
+        for (id, name) in placeholders() {
+            assert_eq!(self::name(id).as_deref(), Some(name));
+            assert_eq!(code_of(name), Some(id));
+            assert_eq!(complib_of(name), Some(id));
+            assert_eq!(libname(id).as_deref(), Some(name));
+            assert_eq!(compversion(id), Some(1));
+            assert!(is_placeholder(id) && !is_supported(id), "{name}");
+            assert_eq!(
+                compress_stream(id, 5, &src, &mut out, None, &info, &[]).err(),
+                Some(Error::CodecSupport)
+            );
+            assert_eq!(
+                decompress_stream(FORMAT_UDCODEC, id, &src, &mut out, None, &info, &[]).err(),
+                Some(Error::CodecSupport)
+            );
+            let p = CParams {
+                compcode: id,
+                typesize: 1,
+                ..CParams::default()
+            };
+            assert_eq!(
+                chunk::compress(&p, &src).err().map(|e| e.code()),
+                Some(Error::CodecSupport.code())
+            );
+            let c = chunk_naming(id, &src);
+            assert_eq!(
+                chunk::decompress(&DParams::default(), &c)
+                    .err()
+                    .map(|e| e.code()),
+                Some(Error::CodecSupport.code())
+            );
+        }
+        // Not placeholders: built in, ndlz, unknown.
+        for id in [LZ4, ndlz::NDLZ, 41, 159, 200] {
+            assert!(!is_placeholder(id) && !is_pluggable(id), "{id}");
+        }
+        for (id, _) in placeholders() {
+            assert!(is_pluggable(id), "{id}");
+        }
+        #[cfg(feature = "zfp")]
+        for (id, _) in ZFP_CODECS {
+            assert!(!is_pluggable(id), "{id}");
+        }
+
+        // Registering an implementation replaces the placeholder, name too.
+        let rle = |name: &str| RegisteredCodec {
+            compcode: 40,
+            name: name.into(),
+            complib: 40,
+            version: 2,
+            plugin: Arc::new(Rle),
+        };
+        register(rle("tc_rle")).unwrap();
+        assert!(!is_placeholder(40) && is_pluggable(40) && is_supported(40));
+        assert_eq!(self::name(40).as_deref(), Some("tc_rle"));
+        assert_eq!(code_of("tc_rle"), Some(40));
+        assert_eq!(code_of("htj2k"), None);
+        assert_eq!(compversion(40), Some(2));
+        let p = CParams {
+            compcode: 40,
+            typesize: 1,
+            ..CParams::default()
+        };
+        let c = chunk::compress(&p, &src).unwrap();
+        assert_eq!((c[2] >> 5, c[2] & 0x02, c[22]), (FORMAT_UDCODEC, 0, 40));
+        assert!(c.len() < src.len() / 4);
+        assert_eq!(chunk::decompress(&DParams::default(), &c).unwrap(), src);
+        // An implementation is not replaced.
+        register(rle("tc_other")).unwrap();
+        assert_eq!(self::name(40).as_deref(), Some("tc_rle"));
+        // The other placeholders are still there.
+        assert!(is_placeholder(39));
     }
 }

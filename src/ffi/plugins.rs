@@ -147,16 +147,23 @@ pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_in
         let Some(c) = (unsafe { codec.as_ref() }) else {
             return Error::InvalidParam.code();
         };
-        if c.compcode < 160 {
+        // Ids below 160 are Blosc's, except that a codec registered at start
+        // without an implementation (a placeholder: 36..=40, and the zfp
+        // ones 33..=35 when built without zfp) may be given one, under any
+        // name (an extension: the reference refuses them all).  Once given,
+        // the id behaves as a user one.
+        if c.compcode < 160 && !codec::is_pluggable(c.compcode) {
             return Error::CodecParam.code();
         }
         let name = name_of(c.compname);
         if let Some(existing) = codec::find_user(c.compcode) {
-            return if existing.name == name {
-                0
-            } else {
-                Error::CodecParam.code()
-            };
+            if existing.plugin.available() {
+                return if existing.name == name {
+                    0
+                } else {
+                    Error::CodecParam.code()
+                };
+            }
         }
         let r = codec::register(RegisteredCodec {
             compcode: c.compcode,

@@ -344,4 +344,3 @@ pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
         })
     })
 }
-

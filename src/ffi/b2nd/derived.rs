@@ -350,4 +350,3 @@ pub unsafe extern "C" fn b2nd_squeeze(
         unsafe { b2nd_squeeze_index(array, view_out, index.as_ptr()) }
     })
 }
-

@@ -270,4 +270,3 @@ mod tests {
         assert_eq!(&c.chunk_array_strides[..3], &grid_strides(&g)[..]);
     }
 }
-

@@ -28,11 +28,11 @@ use super::types::*;
 use crate::b2nd::array::{self, Fill};
 use crate::b2nd::geometry::{Geometry, MAX_DIM};
 use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
-use data::dims;
 use crate::b2nd::{copy, reshape, select};
 use crate::error::{Error, Result};
 use crate::format::header::{Special, BITSHUFFLE, SHUFFLE};
 use crate::schunk::SuperChunk;
+use data::dims;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -770,4 +770,3 @@ pub unsafe extern "C" fn b2nd_save_append(
         }
     })
 }
-
