@@ -58,10 +58,12 @@ fn compress_block(
     out: &mut [u8],
     scratch: &mut Scratch,
     tid: i32,
+    mut raw: Option<&mut Vec<RawStream>>,
 ) -> Result<Option<usize>> {
     let (bsize, leftover_block) = job.block_size(j);
     let offset = j * job.blocksize;
-    let filtered: &[u8] = if pipeline::forward_is_noop(job.params) {
+    let noop = pipeline::forward_is_noop(job.params);
+    let filtered: &[u8] = if noop {
         &job.src[offset..offset + bsize]
     } else {
         pipeline::forward(
@@ -126,7 +128,16 @@ fn compress_block(
             if out.len() < pos + neblock {
                 return Ok(None);
             }
-            out[pos..pos + neblock].copy_from_slice(ip);
+            match raw.as_deref_mut() {
+                // Left where it is (the source, or the filtered block in
+                // `scratch`); the caller copies it from there.
+                Some(r) => r.push(RawStream {
+                    at: pos,
+                    src: if noop { offset } else { 0 } + s * neblock,
+                    len: neblock,
+                }),
+                None => out[pos..pos + neblock].copy_from_slice(ip),
+            }
             cbytes = neblock;
         }
         out[csize_at..csize_at + 4].copy_from_slice(&(cbytes as i32).to_le_bytes());
@@ -160,7 +171,7 @@ fn compress_blocks(
             }
             let (head, tail) = dest.split_at_mut(ntbytes);
             let _ = head;
-            match compress_block(job, j, tail, &mut sc, 0)? {
+            match compress_block(job, j, tail, &mut sc, 0, None)? {
                 Some(n) => ntbytes += n,
                 None => return Ok(None),
             }
@@ -169,8 +180,123 @@ fn compress_blocks(
     })
 }
 
-/// One worker group's output: its compressed blocks back to back and their sizes.
-type GroupResult = Result<Option<(Vec<u8>, Vec<usize>)>>;
+/// A stream stored raw and not copied into the block's output yet: `len` bytes
+/// at `src` in the source (no filter) or in the filtered block, to go to `at`.
+#[derive(Clone, Copy)]
+struct RawStream {
+    at: usize,
+    src: usize,
+    len: usize,
+}
+
+/// A block compressed into a buffer of its own, waiting for its place in the chunk.
+struct Done {
+    buf: Vec<u8>,
+    len: usize,
+    raw: Vec<RawStream>,
+    /// The filtered block, when filters ran and `raw` refers to it.
+    filtered: Option<Vec<u8>>,
+}
+
+impl Done {
+    /// Hand the buffers back for later blocks.
+    fn recycle(self) {
+        give_back(self.buf);
+        if let Some(f) = self.filtered {
+            give_back(f);
+        }
+    }
+
+    /// Write the block into its place in the chunk.
+    fn write(&self, to: &mut [u8], src: &[u8]) {
+        let src = self.filtered.as_deref().unwrap_or(src);
+        let mut pos = 0;
+        for r in &self.raw {
+            to[pos..r.at].copy_from_slice(&self.buf[pos..r.at]);
+            to[r.at..r.at + r.len].copy_from_slice(&src[r.src..r.src + r.len]);
+            pos = r.at + r.len;
+        }
+        to[pos..self.len].copy_from_slice(&self.buf[pos..self.len]);
+    }
+}
+
+/// What the workers of one parallel compression share. Blocks are claimed in
+/// order, and each one is written into the chunk as soon as the sizes of all the
+/// blocks before it are known, by whichever worker learns that; so the chunk is
+/// the same as a serial compression's, and it is assembled while other blocks
+/// are still being compressed.
+struct Shared<'d> {
+    /// The chunk body after the committed blocks.
+    tail: &'d mut [u8],
+    /// Next block to claim.
+    claim: usize,
+    /// First block not committed yet.
+    next: usize,
+    /// Where it starts in the chunk.
+    offset: usize,
+    /// Where each committed block starts.
+    starts: Vec<usize>,
+    /// Blocks finished ahead of `next`.
+    pending: Vec<Option<Done>>,
+    /// Bytes of all blocks finished so far: past `room`, the chunk cannot fit.
+    produced: usize,
+    /// Stop: the chunk does not fit, or `error`.
+    stop: bool,
+    error: Option<Error>,
+}
+
+impl<'d> Shared<'d> {
+    /// Commit `len` bytes at the front of `tail` to block `next`; the region.
+    fn commit(&mut self, len: usize) -> Option<&'d mut [u8]> {
+        if len > self.tail.len() {
+            self.stop = true;
+            return None;
+        }
+        let (region, rest) = std::mem::take(&mut self.tail).split_at_mut(len);
+        self.tail = rest;
+        self.starts[self.next] = self.offset;
+        self.offset += len;
+        self.next += 1;
+        Some(region)
+    }
+
+    /// Commit the finished blocks that follow the committed ones; they are to
+    /// be written into the regions pushed on `out`.
+    fn drain(&mut self, out: &mut Vec<(&'d mut [u8], Done)>) {
+        while !self.stop && self.next < self.pending.len() {
+            let Some(done) = self.pending[self.next].take() else {
+                break;
+            };
+            match self.commit(done.len) {
+                Some(region) => out.push((region, done)),
+                None => done.recycle(),
+            }
+        }
+    }
+
+    /// Claim the next block (None: no more).
+    fn claim(&mut self, nblocks: usize) -> Option<usize> {
+        if self.stop || self.claim >= nblocks {
+            return None;
+        }
+        self.claim += 1;
+        Some(self.claim - 1)
+    }
+
+    fn finished(&mut self, len: usize, room: usize) {
+        self.produced += len;
+        if self.produced > room {
+            self.stop = true;
+        }
+    }
+
+    fn fail(&mut self, e: Error) {
+        self.stop = true;
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+}
 
 fn compress_blocks_parallel(
     job: &Job,
@@ -179,81 +305,115 @@ fn compress_blocks_parallel(
     start: usize,
     nthreads: usize,
 ) -> Result<Option<usize>> {
-    // A few groups per worker balance blocks that compress at different speeds.
-    let ngroups = (nthreads * 4).min(job.nblocks);
-    let per = job.nblocks.div_ceil(ngroups);
-    let groups: Vec<(usize, usize)> = (0..ngroups)
-        .map(|g| (g * per, ((g + 1) * per).min(job.nblocks)))
-        .filter(|(a, b)| a < b)
-        .collect();
+    let nblocks = job.nblocks;
     let room = dest.len().saturating_sub(start);
-    let slots: Vec<std::sync::Mutex<Option<GroupResult>>> =
-        groups.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    // Bytes produced by all groups so far: once they cannot fit any more, every
-    // group stops (incompressible data then goes to the plain-copy fallback
-    // without compressing the rest of the chunk).
-    let produced = std::sync::atomic::AtomicUsize::new(0);
-    crate::pool::run(nthreads, groups.len(), &|g, tid| {
-        let (first, last) = groups[g];
-        let r = SCRATCH.with(|sc| -> GroupResult {
-            let mut sc = sc.borrow_mut();
-            let cap: usize = (first..last)
-                .map(|j| job.block_size(j).0 + 5 * job.typesize.max(1) + 8)
-                .sum();
-            let mut buf = take_buffer(cap.min(room));
-            let out = &mut buf[..cap.min(room)];
-            let mut sizes = Vec::with_capacity(last - first);
-            let mut pos = 0;
-            for j in first..last {
-                if produced.load(std::sync::atomic::Ordering::Relaxed) > room {
-                    give_back(buf);
-                    return Ok(None);
-                }
-                match compress_block(job, j, &mut out[pos..], &mut sc, tid as i32)? {
-                    Some(n) => {
-                        sizes.push(n);
-                        pos += n;
-                        produced.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-                    }
-                    None => {
-                        give_back(buf);
-                        return Ok(None);
-                    }
-                }
-            }
-            Ok(Some((buf, sizes)))
-        });
-        *slots[g].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    let (head, body) = dest.split_at_mut(start);
+    // Every block is compressed into a buffer with room for its worst case,
+    // but never more than the room left in the chunk: the codecs' own
+    // "does not fit" decisions must be those of the serial path.
+    let cap = |j: usize| (job.block_size(j).0 + 5 * job.typesize.max(1) + 8).min(room.max(1));
+    let shared = std::sync::Mutex::new(Shared {
+        tail: body,
+        claim: 0,
+        next: 0,
+        offset: start,
+        starts: vec![0; nblocks],
+        pending: (0..nblocks).map(|_| None).collect(),
+        produced: 0,
+        stop: false,
+        error: None,
     });
-    let mut ntbytes = start;
-    let mut j = 0;
-    for slot in slots {
-        let r = slot.into_inner().unwrap_or_else(|e| e.into_inner());
-        let Some((buf, sizes)) = r.ok_or(Error::ThreadCreate)?? else {
-            return Ok(None);
-        };
-        let used: usize = sizes.iter().sum();
-        if ntbytes + used > dest.len() {
-            give_back(buf);
-            return Ok(None);
-        }
-        let mut pos = ntbytes;
-        for n in sizes {
-            if !job.training {
-                let at = bstarts_at + 4 * j;
-                dest[at..at + 4].copy_from_slice(&(pos as i32).to_le_bytes());
+    let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+    // Raw streams are copied into the chunk only once, from the source when no
+    // filter ran, else from the filtered block (kept out of the scratch).
+    let noop = pipeline::forward_is_noop(job.params);
+    let defer_raw = !job.training;
+    let workers = nthreads.min(nblocks);
+    crate::pool::run(workers, workers, &|_, tid| {
+        SCRATCH.with(|sc| {
+            let mut sc = sc.borrow_mut();
+            let mut spare: Option<Vec<u8>> = None;
+            let mut raw = Vec::new();
+            let mut copies = Vec::new();
+            let mut claimed = lock().claim(nblocks);
+            while let Some(j) = claimed {
+                let mut buf = spare.take().unwrap_or_else(|| take_buffer(cap(0)));
+                if buf.len() < cap(j) {
+                    buf.resize(cap(j), 0);
+                }
+                raw.clear();
+                let to_raw = defer_raw.then_some(&mut raw);
+                let r = compress_block(job, j, &mut buf[..cap(j)], &mut sc, tid as i32, to_raw);
+                let filtered = match r {
+                    Ok(Some(_)) if !noop && !raw.is_empty() => {
+                        let keep = if sc.out_in_b { &mut sc.b } else { &mut sc.a };
+                        Some(std::mem::replace(keep, take_buffer(0)))
+                    }
+                    _ => None,
+                };
+                let mut st = lock();
+                match r {
+                    Ok(Some(n)) => {
+                        st.finished(n, room);
+                        let raw = std::mem::take(&mut raw);
+                        st.pending[j] = Some(Done {
+                            buf,
+                            len: n,
+                            raw,
+                            filtered,
+                        });
+                    }
+                    Ok(None) => {
+                        st.stop = true;
+                        spare = Some(buf);
+                    }
+                    Err(e) => {
+                        st.fail(e);
+                        spare = Some(buf);
+                    }
+                }
+                st.drain(&mut copies);
+                claimed = st.claim(nblocks);
+                drop(st);
+                for (region, done) in copies.drain(..) {
+                    done.write(region, job.src);
+                    match spare {
+                        None => spare = Some(done.buf),
+                        Some(_) => give_back(done.buf),
+                    }
+                    if let Some(f) = done.filtered {
+                        give_back(f);
+                    }
+                    if raw.capacity() < done.raw.capacity() {
+                        raw = done.raw;
+                    }
+                }
             }
-            pos += n;
-            j += 1;
-        }
-        dest[ntbytes..ntbytes + used].copy_from_slice(&buf[..used]);
-        ntbytes += used;
-        give_back(buf);
+            if let Some(b) = spare {
+                give_back(b);
+            }
+        })
+    });
+    let st = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    for d in st.pending.into_iter().flatten() {
+        d.recycle();
     }
-    Ok(Some(ntbytes))
+    if let Some(e) = st.error {
+        return Err(e);
+    }
+    if st.stop || st.next < nblocks {
+        return Ok(None);
+    }
+    if !job.training {
+        for (j, &s) in st.starts.iter().enumerate() {
+            let at = bstarts_at + 4 * j;
+            head[at..at + 4].copy_from_slice(&(s as i32).to_le_bytes());
+        }
+    }
+    Ok(Some(st.offset))
 }
 
-/// Output buffers of parallel groups, kept between calls so that they are not
+/// Output buffers of parallel blocks, kept between calls so that they are not
 /// allocated and zeroed again for every chunk.
 static BUFFERS: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
 
@@ -477,10 +637,29 @@ pub fn compress(
     Ok(cbytes)
 }
 
+/// Below this many bytes a memcpyed chunk is copied by the calling thread alone.
+const PARALLEL_COPY_MIN: usize = 512 << 10;
+
 /// Fill a memcpyed chunk's body (running the prefilter when there is one).
 fn copy_memcpyed(job: &Job, body: &mut [u8]) -> Result<()> {
     let Some(_) = &job.params.prefilter else {
-        body.copy_from_slice(job.src);
+        let nthreads = job.params.nthreads.max(1) as usize;
+        if nthreads > 1 && job.nblocks > 1 && body.len() >= PARALLEL_COPY_MIN {
+            // Split the copy over the workers, as the reference does.
+            let piece = body.len().div_ceil(nthreads);
+            let pieces: Vec<_> = body
+                .chunks_mut(piece)
+                .zip(job.src.chunks(piece))
+                .map(std::sync::Mutex::new)
+                .collect();
+            crate::pool::run(nthreads, pieces.len(), &|i, _| {
+                let mut p = pieces[i].lock().unwrap_or_else(|e| e.into_inner());
+                let (to, from) = &mut *p;
+                to.copy_from_slice(from);
+            });
+        } else {
+            body.copy_from_slice(job.src);
+        }
         return Ok(());
     };
     // With a prefilter, each block is the prefilter's output (filters are skipped).

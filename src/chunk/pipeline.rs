@@ -25,6 +25,8 @@ pub struct Scratch {
     pub b: Vec<u8>,
     /// Third buffer (decoded streams, prefilter scratch).
     pub c: Vec<u8>,
+    /// The last [`forward`] left its block in `b` (else in `a` or the source).
+    pub out_in_b: bool,
 }
 
 impl Scratch {
@@ -58,7 +60,7 @@ pub fn forward<'s>(
     tid: i32,
 ) -> Result<&'s [u8]> {
     scratch.ensure(bsize.max(1));
-    let Scratch { a, b, c } = scratch;
+    let Scratch { a, b, c, out_in_b } = scratch;
     let mut stage = Stage::Src;
     let block_src = &chunk_src[offset..offset + bsize];
 
@@ -141,6 +143,7 @@ pub fn forward<'s>(
             Stage::A => Stage::B,
         };
     }
+    *out_in_b = stage == Stage::B;
     Ok(match stage {
         Stage::Src => block_src,
         Stage::A => &a[..bsize],
