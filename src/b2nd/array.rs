@@ -249,6 +249,23 @@ fn walk_slice(
     })
 }
 
+/// Check the arguments of a slice transfer; returns the typesize.
+fn check_slice(
+    typesize: i32,
+    g: &Geometry,
+    start: &[i64],
+    stop: &[i64],
+    bufshape: &[i64],
+    buflen: usize,
+) -> Result<i32> {
+    if typesize <= 0 {
+        return Err(Error::InvalidParam);
+    }
+    check_box(&g.shape, start, stop)?;
+    check_buffer(g.ndim(), start, stop, bufshape, buflen, typesize as usize)?;
+    Ok(typesize)
+}
+
 fn check_buffer(
     nd: usize,
     start: &[i64],
@@ -285,13 +302,8 @@ pub fn get_slice(
     buf: &mut [u8],
     bufshape: &[i64],
 ) -> Result<()> {
-    let ts = sc.typesize();
-    if ts <= 0 {
-        return Err(Error::InvalidParam);
-    }
+    let ts = check_slice(sc.typesize(), g, start, stop, bufshape, buf.len())?;
     let nd = g.ndim();
-    check_box(&g.shape, start, stop)?;
-    check_buffer(nd, start, stop, bufshape, buf.len(), ts as usize)?;
     buf.fill(0);
     if nd == 0 {
         let mut one = vec![0u8; ts as usize];
@@ -337,13 +349,8 @@ pub fn set_slice(
     buf: &[u8],
     bufshape: &[i64],
 ) -> Result<()> {
-    let ts = sc.typesize();
-    if ts <= 0 {
-        return Err(Error::InvalidParam);
-    }
+    let ts = check_slice(sc.typesize(), g, start, stop, bufshape, buf.len())?;
     let nd = g.ndim();
-    check_box(&g.shape, start, stop)?;
-    check_buffer(nd, start, stop, bufshape, buf.len(), ts as usize)?;
     if nd == 0 {
         let c = compress_chunk(sc, g, 0, &buf[..ts as usize])?;
         sc.update_chunk(0, c)?;

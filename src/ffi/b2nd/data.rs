@@ -115,6 +115,20 @@ pub(super) unsafe fn dims<'a>(p: *const i64, nd: usize) -> Result<&'a [i64]> {
     unsafe { arr(p, nd) }
 }
 
+/// The start, stop and buffer shape of a slice transfer.
+///
+/// # Safety
+/// Each pointer must hold `nd` values when non-NULL.
+unsafe fn box_args<'a>(
+    nd: usize,
+    start: *const i64,
+    stop: *const i64,
+    shape: *const i64,
+) -> Result<(&'a [i64], &'a [i64], &'a [i64])> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { Ok((dims(start, nd)?, dims(stop, nd)?, dims(shape, nd)?)) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_get_slice_cbuffer(
     array: *const b2nd_array_t,
@@ -129,8 +143,7 @@ pub unsafe extern "C" fn b2nd_get_slice_cbuffer(
         // buffer holds buffersize bytes (b2nd.h).
         rc(unsafe {
             read(array, |sc, m| {
-                let nd = m.geom.ndim();
-                let (s0, s1, bs) = (dims(start, nd)?, dims(stop, nd)?, dims(buffershape, nd)?);
+                let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
                 let out = buf_mut(buffer, buffersize)?;
                 array::get_slice(sc, &m.geom, s0, s1, out, bs)
             })
@@ -151,8 +164,7 @@ pub unsafe extern "C" fn b2nd_set_slice_cbuffer(
         // SAFETY: as in b2nd_get_slice_cbuffer.
         rc(unsafe {
             write(array, |sc, m| {
-                let nd = m.geom.ndim();
-                let (s0, s1, bs) = (dims(start, nd)?, dims(stop, nd)?, dims(buffershape, nd)?);
+                let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
                 let data = buf(buffer, buffersize)?;
                 array::set_slice(sc, &m.geom, s0, s1, data, bs)
             })
