@@ -145,12 +145,8 @@ pub(crate) fn read_chunk(
     let n = match needed {
         None => sc.decompress_chunk(nchunk, data)?,
         Some(needed) => {
+            // `chunk` gives whole chunks (never lazy ones).
             let c = sc.chunk(nchunk)?;
-            let c = if crate::chunk::header(&c)?.lazy() {
-                std::borrow::Cow::Owned(sc.resolve_lazy(&c)?)
-            } else {
-                c
-            };
             let maskout: Vec<bool> = needed.iter().map(|&n| !n).collect();
             chunk::decompress_masked(&sc.dparams, &c, data, &maskout)?
         }

@@ -304,20 +304,16 @@ pub fn concatenate(
         && g.blockshape == src.blockshape
         && before % g.chunkshape[axis] as i64 == 0;
     let src_grid = src.chunks_per_dim();
+    let src_strides = strides(&src_grid);
     let dst_strides = strides(&g.chunks_per_dim());
     let ts = src_sc.typesize() as usize;
     let mut buf = Vec::new();
     for_each_index(&src_grid, |c| {
         if aligned {
-            let n = to_linear(c, &strides(&src_grid));
+            let n = to_linear(c, &src_strides);
             let mut cc = c.to_vec();
             cc[axis] += before / g.chunkshape[axis] as i64;
-            let chunk = src_sc.chunk(n)?;
-            let chunk = if crate::chunk::header(&chunk)?.lazy() {
-                src_sc.resolve_lazy(&chunk)?
-            } else {
-                chunk.into_owned()
-            };
+            let chunk = src_sc.chunk(n)?.into_owned();
             dst_sc.update_chunk(to_linear(&cc, &dst_strides), chunk)?;
             return Ok(());
         }
@@ -397,12 +393,7 @@ pub fn reshape_units(
         && strip_units(src) == strip_units(dst);
     if same_layout {
         for n in 0..src_sc.nchunks() {
-            let chunk = src_sc.chunk(n)?;
-            let chunk = if crate::chunk::header(&chunk)?.lazy() {
-                src_sc.resolve_lazy(&chunk)?
-            } else {
-                chunk.into_owned()
-            };
+            let chunk = src_sc.chunk(n)?.into_owned();
             dst_sc.update_chunk(n, chunk)?;
         }
         return Ok(());
