@@ -53,6 +53,25 @@ pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]
     let nb = n / 8;
     for (j, row) in bytes.chunks_exact(n).enumerate() {
         let mut i = 0;
+        // 128 bytes per round: each of the 8 bit rows (often a multiple of
+        // 4 KiB apart, hence competing for the same L1 set) receives 16
+        // contiguous bytes at once rather than 2.
+        while i + 128 <= n {
+            let mut x = [_mm_setzero_si128(); 8];
+            for (k, v) in x.iter_mut().enumerate() {
+                *v = load(row, i + 16 * k);
+            }
+            for s in 0..8 {
+                let mut bits = 0u128;
+                for (k, v) in x.iter_mut().enumerate() {
+                    bits |= u128::from(_mm_movemask_epi8(*v) as u16) << (16 * k);
+                    *v = _mm_add_epi8(*v, *v);
+                }
+                let at = (8 * j + 7 - s) * nb + i / 8;
+                dest[at..at + 16].copy_from_slice(&bits.to_le_bytes());
+            }
+            i += 128;
+        }
         while i + 16 <= n {
             let mut x = load(row, i);
             for s in 0..8 {

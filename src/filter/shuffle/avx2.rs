@@ -83,15 +83,36 @@ unsafe fn store_pair(buf: &mut [u8], lo: usize, hi: usize, v: __m256i) {
     }
 }
 
+/// The shuffled rows of elements `i..i + STEP`, one register per row.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn shuffle_step<const T: usize>(src: &[u8], i: usize) -> [__m256i; T] {
+    let mut v = [_mm256_setzero_si256(); T];
+    for (k, r) in v.iter_mut().enumerate() {
+        *r = load_pair(src, i * T + 16 * k, (i + 16) * T + 16 * k);
+    }
+    stages(v, 4)
+}
+
 #[target_feature(enable = "avx2")]
 unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
-    while i + STEP <= n {
-        let mut v = [_mm256_setzero_si256(); T];
-        for (k, r) in v.iter_mut().enumerate() {
-            *r = load_pair(src, i * T + 16 * k, (i + 16) * T + 16 * k);
+    // Two steps per round, so that each row receives 64 contiguous bytes (a
+    // whole cache line) at once.  The rows are `n` bytes apart, often a
+    // multiple of 4 KiB: with 8 or more of them the lines they write compete
+    // for the same L1 set, and a half-written line gets evicted and read
+    // back before its second half arrives.
+    while i + 2 * STEP <= n {
+        let a = shuffle_step::<T>(src, i);
+        let b = shuffle_step::<T>(src, i + STEP);
+        for j in 0..T {
+            store(dest, j * n + i, a[j]);
+            store(dest, j * n + i + STEP, b[j]);
         }
-        let v = stages(v, 4);
+        i += 2 * STEP;
+    }
+    while i + STEP <= n {
+        let v = shuffle_step::<T>(src, i);
         for (j, r) in v.iter().enumerate() {
             store(dest, j * n + i, *r);
         }

@@ -1,0 +1,182 @@
+//! Speed of the shuffle kernels on their own, against memcpy and against the
+//! reference's exported `blosc2_shuffle` family, on the same 4 MiB buffers.
+//!
+//! Ours is called through the crate (every kernel this CPU can run, the
+//! dispatched one marked); the reference through `dlopen` of
+//! `.ref/blosc2/lib/libblosc2.so.9` (or `BLOSC2_REF_LIB`; skipped when
+//! absent).  Each figure is the best of several timed passes.
+//!
+//! ```sh
+//! cargo bench --bench kernels                 # typesizes 2, 4, 8, 16
+//! cargo bench --bench kernels -- 4 8 12       # chosen typesizes
+//! ```
+
+use std::ffi::c_void;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use blosc2::filter::kernels::{bitshuffle_with, bitunshuffle_with, shuffle_with, unshuffle_with};
+use blosc2::filter::{active_kernel, Kernel};
+use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+
+const LEN: usize = 4 << 20;
+const PASSES: usize = 9;
+
+type RefFn = unsafe extern "C" fn(i32, i32, *const c_void, *mut c_void) -> i32;
+
+/// Best seconds per call of `f` over `PASSES` timed passes of a few calls.
+fn best_secs(mut f: impl FnMut()) -> f64 {
+    f();
+    let mut best = f64::INFINITY;
+    for _ in 0..PASSES {
+        let t = Instant::now();
+        for _ in 0..4 {
+            f();
+        }
+        best = best.min(t.elapsed().as_secs_f64() / 4.0);
+    }
+    best
+}
+
+fn gbs(secs: f64) -> f64 {
+    LEN as f64 / secs / 1e9
+}
+
+/// Data with some structure (an int arange of the typesize, little endian).
+fn dataset(ts: usize) -> Vec<u8> {
+    let mut v = vec![0u8; LEN];
+    for (i, item) in v.chunks_mut(ts).enumerate() {
+        for (k, b) in item.iter_mut().enumerate() {
+            *b = (i.wrapping_mul(2654435761) >> (8 * (k % 4))) as u8;
+        }
+    }
+    v
+}
+
+struct Reference {
+    ops: [RefFn; 4],
+    _lib: Library,
+}
+
+fn load_reference() -> Option<Reference> {
+    let path = std::env::var_os("BLOSC2_REF_LIB")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".ref/blosc2/lib/libblosc2.so.9")
+        });
+    // SAFETY: loading the reference runs only its (trivial) initialisers.
+    let lib = unsafe { Library::open(Some(&path), RTLD_NOW | RTLD_LOCAL) }.ok()?;
+    let mut ops: Vec<RefFn> = Vec::new();
+    for name in [
+        &b"blosc2_shuffle\0"[..],
+        b"blosc2_unshuffle\0",
+        b"blosc2_bitshuffle\0",
+        b"blosc2_bitunshuffle\0",
+    ] {
+        // SAFETY: the type mirrors the prototypes in include/blosc2.h.
+        ops.push(*unsafe { lib.get::<RefFn>(name) }.ok()?);
+    }
+    Some(Reference {
+        ops: [ops[0], ops[1], ops[2], ops[3]],
+        _lib: lib,
+    })
+}
+
+type OursFn = fn(Kernel, usize, &[u8], &mut [u8]);
+
+fn main() {
+    let mut typesizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .filter(|&t| (1..=256).contains(&t))
+        .collect();
+    if typesizes.is_empty() {
+        typesizes = vec![2, 4, 8, 16];
+    }
+    let reference = load_reference();
+    if reference.is_none() {
+        eprintln!("reference library not found: run ./scripts/fetch-reference.sh");
+    }
+    let kernels = Kernel::supported();
+    let active = active_kernel();
+    let ops: [(&str, OursFn); 4] = [
+        ("shuffle", shuffle_with),
+        ("unshuffle", unshuffle_with),
+        ("bitshuffle", |k, t, s, d| {
+            bitshuffle_with(k, t, s, d).expect("typesize")
+        }),
+        ("bitunshuffle", |k, t, s, d| {
+            bitunshuffle_with(k, t, s, d).expect("typesize")
+        }),
+    ];
+
+    let src = dataset(8);
+    let mut dst = vec![0u8; LEN];
+    let memcpy = gbs(best_secs(|| {
+        dst.copy_from_slice(black_box(&src));
+        black_box(&mut dst);
+    }));
+    println!(
+        "4 MiB buffers, best of {PASSES} passes; dispatched kernel: {}",
+        active.name()
+    );
+    println!("memcpy: {memcpy:.2} GB/s\n");
+    let mut header = format!("{:<13} {:>3} ", "op", "ts");
+    for k in &kernels {
+        header += &format!("{:>9}", k.name());
+    }
+    header += &format!("{:>9} {:>9} {:>9}", "ref", "best/cpy", "best/ref");
+    println!("{header}   (GB/s)");
+    for &ts in &typesizes {
+        let src = dataset(ts);
+        let mut mid = vec![0u8; LEN];
+        let mut out = vec![0u8; LEN];
+        for (oi, (name, op)) in ops.iter().enumerate() {
+            // Inverse ops read what the forward op wrote.
+            let input: Vec<u8> = if oi % 2 == 1 {
+                ops[oi - 1].1(active, ts, &src, &mut mid);
+                mid.clone()
+            } else {
+                src.clone()
+            };
+            let mut line = format!("{name:<13} {ts:>3} ");
+            let mut ours_active = f64::NAN;
+            for &k in &kernels {
+                let g = gbs(best_secs(|| {
+                    op(k, ts, black_box(&input), &mut out);
+                    black_box(&mut out);
+                }));
+                if k == active {
+                    ours_active = g;
+                }
+                line += &format!("{g:>9.2}");
+            }
+            let ref_g = match &reference {
+                Some(r) => {
+                    let f = r.ops[oi];
+                    gbs(best_secs(|| {
+                        // SAFETY: both buffers hold LEN bytes.
+                        let rc = unsafe {
+                            f(
+                                ts as i32,
+                                LEN as i32,
+                                input.as_ptr() as *const c_void,
+                                out.as_mut_ptr() as *mut c_void,
+                            )
+                        };
+                        assert_eq!(rc, LEN as i32);
+                        black_box(&mut out);
+                    }))
+                }
+                None => f64::NAN,
+            };
+            line += &format!(
+                "{ref_g:>9.2} {:>9.3} {:>9.3}",
+                ours_active / memcpy,
+                ours_active / ref_g
+            );
+            println!("{line}");
+        }
+    }
+}
