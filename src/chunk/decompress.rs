@@ -352,7 +352,7 @@ pub fn decompress(
     let skip = |j: usize| maskout.is_some_and(|m| m[j]);
     let nthreads = dparams.nthreads.max(1) as usize;
     let delta = has_delta(&p);
-    if nthreads > 1 && p.nblocks > 2 && !delta {
+    if nthreads > 1 && p.nblocks > 1 && !delta {
         // No block depends on another: all of them go to the workers.
         let blocks: Vec<std::sync::Mutex<&mut [u8]>> = dest
             .chunks_mut(p.blocksize)

@@ -37,6 +37,9 @@ const MAX_DISTANCE: usize = 8191;
 const MAX_FARDISTANCE: usize = 65535 + MAX_DISTANCE - 1;
 /// Largest hash table (log2 of the number of slots).
 const HASH_LOG: u32 = 14;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+
 /// How many bytes every match is pulled back by.
 const IPSHIFT: usize = 4;
 /// Shortest (already shortened) match that gets encoded.
@@ -68,12 +71,45 @@ fn hash_seq<const SLOTS: usize>(seq: u32) -> usize {
     (seq.wrapping_mul(2_654_435_761) >> (32 - SLOTS.trailing_zeros())) as usize
 }
 
+/// How [`scan_match`] compares bytes: 16 at a time with 64-bit words
+/// ([`Narrow`]), or first 32 at a time with AVX2 (`avx2::Wide`, which can
+/// only exist once the CPU was found to support AVX2).  Both give the same
+/// match lengths, hence the same output.
+pub(crate) trait Scan: Copy {
+    /// Whether [`Scan::mismatch32`] is used at all.
+    const WIDE: bool;
+    /// For `pos + 32 <= buf.len()` and `dist <= pos`: the index of the first
+    /// of the 32 bytes at `pos` that differs from the byte `dist` earlier, or
+    /// `None` when all 32 are equal.
+    fn mismatch32(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize>;
+}
+
+/// The portable [`Scan`].
+#[derive(Clone, Copy)]
+struct Narrow;
+
+impl Scan for Narrow {
+    const WIDE: bool = false;
+    #[inline(always)]
+    fn mismatch32(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize> {
+        (0..32).find(|&k| buf[pos + k] != buf[pos + k - dist])
+    }
+}
+
 /// Scans forward from `pos` comparing `buf[p]` with `buf[p - dist]` for
 /// `p < bound`.  Returns one past the first mismatching position, or `bound`
 /// when everything up to `bound` matches.  This is the "end" the reference
 /// encoder works with (it always overshoots a mismatch by one byte).
 #[inline(always)]
-fn scan_match(buf: &[u8], mut pos: usize, dist: usize, bound: usize) -> usize {
+fn scan_match<S: Scan>(scan: S, buf: &[u8], mut pos: usize, dist: usize, bound: usize) -> usize {
+    if S::WIDE {
+        while pos + 32 <= bound {
+            if let Some(k) = scan.mismatch32(buf, pos, dist) {
+                return pos + k + 1;
+            }
+            pos += 32;
+        }
+    }
     while pos + 16 <= bound {
         let a = read_u64(buf, pos) ^ read_u64(buf, pos - dist);
         if a != 0 {
@@ -104,7 +140,12 @@ fn scan_match(buf: &[u8], mut pos: usize, dist: usize, bound: usize) -> usize {
 /// Simulates the encoder on `data` (without producing output) to estimate the
 /// compression ratio it would achieve.  `data` is the probe window, already
 /// clipped to the hash table size; `htab` must be zeroed.
-fn estimate_ratio<const SLOTS: usize>(data: &[u8], htab: &mut [u32; SLOTS]) -> f64 {
+#[inline(always)]
+fn estimate_ratio<const SLOTS: usize, S: Scan>(
+    scan: S,
+    data: &[u8],
+    htab: &mut [u32; SLOTS],
+) -> f64 {
     let limit = data.len();
     if limit <= 12 {
         return 0.0;
@@ -126,7 +167,7 @@ fn estimate_ratio<const SLOTS: usize>(data: &[u8], htab: &mut [u32; SLOTS]) -> f
 
         let mut len = 0;
         if distance != 0 && distance < MAX_FARDISTANCE && read_u32(data, candidate) == seq {
-            ip = scan_match(data, anchor + 4, distance, ip_bound) - IPSHIFT;
+            ip = scan_match(scan, data, anchor + 4, distance, ip_bound) - IPSHIFT;
             len = ip - anchor;
         }
         if len < MINLEN {
@@ -171,15 +212,36 @@ pub fn compress(clevel: i32, input: &[u8], output: &mut [u8]) -> usize {
         return 0;
     }
     let clevel = clevel.min(9) as usize;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(wide) = avx2::Wide::detect() {
+        return avx2::compress_levels(wide, clevel, input, output);
+    }
+    compress_levels(Narrow, clevel, input, output)
+}
+
+/// [`compress`] after the argument checks, with the given [`Scan`].
+#[inline(always)]
+pub(crate) fn compress_levels<S: Scan>(
+    scan: S,
+    clevel: usize,
+    input: &[u8],
+    output: &mut [u8],
+) -> usize {
     // A table sized for the level keeps the zeroing cost proportional.
     match HASHLOG_BY_CLEVEL[clevel] {
-        12 => compress_with::<{ 1 << 12 }>(clevel, input, output),
-        13 => compress_with::<{ 1 << 13 }>(clevel, input, output),
-        _ => compress_with::<{ 1 << HASH_LOG }>(clevel, input, output),
+        12 => compress_with::<{ 1 << 12 }, S>(scan, clevel, input, output),
+        13 => compress_with::<{ 1 << 13 }, S>(scan, clevel, input, output),
+        _ => compress_with::<{ 1 << HASH_LOG }, S>(scan, clevel, input, output),
     }
 }
 
-fn compress_with<const SLOTS: usize>(clevel: usize, input: &[u8], output: &mut [u8]) -> usize {
+#[inline(always)]
+fn compress_with<const SLOTS: usize, S: Scan>(
+    scan: S,
+    clevel: usize,
+    input: &[u8],
+    output: &mut [u8],
+) -> usize {
     let length = input.len();
     let mut htab = [0u32; SLOTS];
 
@@ -193,11 +255,11 @@ fn compress_with<const SLOTS: usize>(clevel: usize, input: &[u8], output: &mut [
     };
     let start = length - maxlen;
     let window = &input[start..start + maxlen.min(SLOTS)];
-    if estimate_ratio(window, &mut htab) < MIN_RATIO_BY_CLEVEL[clevel] {
+    if estimate_ratio(scan, window, &mut htab) < MIN_RATIO_BY_CLEVEL[clevel] {
         return 0;
     }
     htab.fill(0);
-    encode(clevel, input, output, &mut htab).unwrap_or(0)
+    encode(scan, clevel, input, output, &mut htab).unwrap_or(0)
 }
 
 /// Appends the bytes of a back-reference with biased distance `dist` and
@@ -253,7 +315,9 @@ fn emit_match(out: &mut [u8], mut op: usize, len: usize, dist: usize) -> Option<
 
 /// The main compression pass (after probing).  `None` when out of room.
 /// `htab` must be zeroed.
-fn encode<const SLOTS: usize>(
+#[inline(always)]
+fn encode<const SLOTS: usize, S: Scan>(
+    scan: S,
     clevel: usize,
     input: &[u8],
     out: &mut [u8],
@@ -282,7 +346,7 @@ fn encode<const SLOTS: usize>(
 
         let mut len = 0;
         if distance != 0 && distance < MAX_FARDISTANCE && read_u32(input, candidate) == seq {
-            ip = scan_match(input, anchor + 4, distance, ip_bound) - IPSHIFT;
+            ip = scan_match(scan, input, anchor + 4, distance, ip_bound) - IPSHIFT;
             len = ip - anchor;
             // Short far matches (biased distance >= MAX_DISTANCE) are not
             // worth their 4 bytes.
@@ -355,45 +419,59 @@ fn encode<const SLOTS: usize>(
     Some(op)
 }
 
-/// For a pattern of period `d` (< 8), the smallest multiple of `d` that is
-/// at least 8: copying 8-byte chunks from that far back preserves it.
-const PERIOD8: [usize; 8] = [0, 8, 8, 9, 8, 10, 12, 14];
+/// For a period `d` below 16, the largest multiple of `d` that is at most
+/// 16 (how far a 16-byte store of the pattern may advance).
+const STRIDE16: [usize; 16] = [
+    16, 16, 16, 15, 16, 15, 12, 14, 16, 9, 10, 11, 12, 13, 14, 15,
+];
 
 /// Copies `len` bytes inside `out` from `dist` bytes behind `op` to `op`,
 /// with LZ77 semantics (an overlapping source repeats the pattern).
-/// Requires `1 <= dist <= op` and `op + len <= out.len()`; up to 16 bytes
+/// Requires `1 <= dist <= op` and `op + len <= out.len()`; up to 31 bytes
 /// past `op + len` may be clobbered when the buffer has room for them.
 #[inline(always)]
 fn copy_match(out: &mut [u8], op: usize, dist: usize, len: usize) {
     let src = op - dist;
     if out.len() - op >= len + 16 {
-        if dist >= 16 {
+        if dist >= 32 && out.len() - op >= len + 32 {
+            // Chunks never overlap their own source.
+            let mut i = 0;
+            while i < len {
+                out.copy_within(src + i..src + i + 32, op + i);
+                i += 32;
+            }
+        } else if dist >= 16 {
             // Chunks never overlap their own source.
             let mut i = 0;
             while i < len {
                 out.copy_within(src + i..src + i + 16, op + i);
                 i += 16;
             }
-        } else if dist >= 8 {
-            let mut i = 0;
-            while i < len {
-                out.copy_within(src + i..src + i + 8, op + i);
-                i += 8;
-            }
         } else if dist == 1 && len >= 32 {
             let byte = out[src];
             out[op..op + len].fill(byte);
         } else {
-            // Lay down the first 8 bytes one at a time, then repeat them
-            // in 8-byte chunks from a whole number of periods back.
-            for i in op..op + 8 {
-                out[i] = out[i - dist];
+            // A period below 16 (zeros found two bytes back are common):
+            // build 16 bytes of the pattern in a register by doubling, then
+            // store them every `stride` bytes, a whole number of periods.
+            // No load waits for an earlier store.  The 16-byte read may take
+            // bytes past `op` (inside `out`, as there is room); they are
+            // masked off.
+            let word: [u8; 16] = out[src..src + 16].try_into().unwrap_or([0; 16]);
+            let mut pat = u128::from_le_bytes(word) & ((1u128 << (8 * dist)) - 1);
+            let mut span = dist;
+            while span < 16 {
+                pat |= pat << (8 * span);
+                span *= 2;
             }
-            let step = PERIOD8[dist];
-            let mut i = op + 8;
+            // Through memory, so that the loop below stores it with one
+            // 16-byte move rather than two 8-byte ones.
+            let pat = std::hint::black_box(pat.to_le_bytes());
+            let stride = STRIDE16[dist];
+            let mut i = op;
             while i < op + len {
-                out.copy_within(i - step..i - step + 8, i);
-                i += 8;
+                out[i..i + 16].copy_from_slice(&pat);
+                i += stride;
             }
         }
     } else if dist >= len {
@@ -806,11 +884,48 @@ mod tests {
     }
 
     #[test]
+    fn wide_scan_gives_the_same_output() {
+        #[cfg(target_arch = "x86_64")]
+        let Some(wide) = avx2::Wide::detect() else {
+            return;
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let wide = Narrow;
+        let mut rng = StdRng::seed_from_u64(99);
+        for case in 0..60 {
+            let n = [16, 100, 1000, 4096, 70_000, 300_000][case % 6];
+            let data = match case % 4 {
+                0 => text_like(&mut rng, n),
+                1 => small_alphabet(&mut rng, n, 2),
+                2 => {
+                    let mut v = vec![0u8; n];
+                    for _ in 0..n / 50 {
+                        let at = rng.gen_range(0..n);
+                        v[at] = rng.gen();
+                    }
+                    v
+                }
+                _ => (0..n).map(|i| (i / 37 % 5) as u8).collect(),
+            };
+            for clevel in 1..=9 {
+                for room in [n + 64, n / 2 + 66] {
+                    let mut a = vec![0u8; room];
+                    let mut b = vec![0u8; room];
+                    let na = compress_levels(Narrow, clevel, &data, &mut a);
+                    let nb = compress_levels(wide, clevel, &data, &mut b);
+                    assert_eq!(na, nb, "case {case} clevel {clevel} room {room}");
+                    assert_eq!(a[..na], b[..nb], "case {case} clevel {clevel}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn copy_match_all_shapes() {
         let mut rng = StdRng::seed_from_u64(11);
         for dist in 1..40 {
             for len in 1..80 {
-                for extra in [0usize, 3, 8, 20] {
+                for extra in [0usize, 3, 8, 20, 31, 32, 40] {
                     let n = 64 + len + extra;
                     let mut a: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
                     a[64..].fill(0);
