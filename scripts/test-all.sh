@@ -32,6 +32,9 @@ target/release/blosc2 bench --repeat 1 > /dev/null
 step "Rust tests (unit, doc, integration, interop, mutation)"
 cargo test --release $FEATURES
 
+step "aarch64: NEON and scalar filter tests, cross-compiled and run under qemu-user"
+scripts/cross-aarch64.sh
+
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet $FEATURES
 

@@ -19,6 +19,8 @@ use super::shuffle::{shuffle_any, unshuffle_any, MAX_TYPESIZE};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
@@ -72,6 +74,9 @@ fn bits_fwd(kernel: Kernel, ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]) 
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe { avx2::bits_fwd(ts, n, bytes, dest) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
+        Kernel::Neon => unsafe { neon::bits_fwd(ts, n, bytes, dest) },
         _ => {
             let nb = n / 8;
             for (j, row) in bytes.chunks_exact(n).enumerate() {
@@ -90,6 +95,9 @@ fn bits_rev(kernel: Kernel, ts: usize, n: usize, src: &[u8], bytes: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe { avx2::bits_rev(ts, n, src, bytes) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
+        Kernel::Neon => unsafe { neon::bits_rev(ts, n, src, bytes) },
         _ => {
             let nb = n / 8;
             for (j, row) in bytes.chunks_exact_mut(n).enumerate() {
@@ -253,7 +261,7 @@ mod tests {
 
     fn typesizes() -> Vec<usize> {
         let mut v: Vec<usize> = (1..=32).collect();
-        v.extend_from_slice(&[48, 64, 100, 255, 256]);
+        v.extend_from_slice(&[48, 63, 64, 100, 255, 256]);
         v
     }
 

@@ -1,9 +1,10 @@
 //! Run-time selection of the SIMD kernel used by the shuffle filters.
 //!
-//! The best kernel the CPU supports is picked once (AVX2, then SSE2, then the
-//! portable scalar code) and cached.  The environment variable
-//! `BLOSC2_RS_SIMD=scalar|sse2|avx2` overrides the choice when the CPU can run
-//! the requested kernel; otherwise it is ignored.
+//! The best kernel the CPU supports is picked once and cached: on x86_64
+//! AVX2, then SSE2; on aarch64 NEON; otherwise (or when none is available)
+//! the portable scalar code.  The environment variable
+//! `BLOSC2_RS_SIMD=scalar|sse2|avx2|neon` overrides the choice when the CPU
+//! can run the requested kernel; otherwise it is ignored.
 //!
 //! Every kernel produces exactly the same bytes; they only differ in speed.
 
@@ -18,18 +19,22 @@ pub enum Kernel {
     Sse2,
     /// 256-bit AVX2 intrinsics (x86_64 only).
     Avx2,
+    /// 128-bit NEON (Advanced SIMD) intrinsics (aarch64 only).
+    Neon,
 }
 
 impl Kernel {
-    /// Every kernel this build knows about, slowest first.
-    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Sse2, Kernel::Avx2];
+    /// Every kernel this build knows about, whatever the target
+    /// architecture; among those one CPU supports, slowest first.
+    pub const ALL: [Kernel; 4] = [Kernel::Scalar, Kernel::Sse2, Kernel::Avx2, Kernel::Neon];
 
-    /// Short lowercase name: "scalar", "sse2" or "avx2".
+    /// Short lowercase name: "scalar", "sse2", "avx2" or "neon".
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
             Kernel::Sse2 => "sse2",
             Kernel::Avx2 => "avx2",
+            Kernel::Neon => "neon",
         }
     }
 
@@ -50,7 +55,9 @@ impl Kernel {
             Kernel::Sse2 => std::is_x86_feature_detected!("sse2"),
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            Kernel::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            // Kernels of another architecture.
             _ => false,
         }
     }
@@ -77,7 +84,7 @@ impl Kernel {
         while !k.is_supported() {
             k = match k {
                 Kernel::Avx2 => Kernel::Sse2,
-                _ => Kernel::Scalar,
+                Kernel::Sse2 | Kernel::Neon | Kernel::Scalar => Kernel::Scalar,
             };
         }
         k
@@ -102,7 +109,7 @@ pub fn active_kernel() -> Kernel {
     *ACTIVE.get_or_init(choose)
 }
 
-/// Name of the kernel in use: "scalar", "sse2" or "avx2".
+/// Name of the kernel in use: "scalar", "sse2", "avx2" or "neon".
 pub fn simd_kernel_name() -> &'static str {
     active_kernel().name()
 }
@@ -117,7 +124,38 @@ mod tests {
             assert_eq!(Kernel::from_name(k.name()), Some(k));
         }
         assert_eq!(Kernel::from_name("AVX2"), Some(Kernel::Avx2));
-        assert_eq!(Kernel::from_name("neon"), None);
+        assert_eq!(Kernel::from_name(" Neon "), Some(Kernel::Neon));
+        assert_eq!(Kernel::from_name("altivec"), None);
+    }
+
+    #[test]
+    fn kernels_follow_the_architecture() {
+        let supported = Kernel::supported();
+        assert_eq!(supported[0], Kernel::Scalar);
+        if cfg!(target_arch = "x86_64") {
+            assert!(!Kernel::Neon.is_supported());
+            assert_eq!(Kernel::Neon.usable(), Kernel::Scalar);
+        } else if cfg!(target_arch = "aarch64") {
+            assert!(!Kernel::Sse2.is_supported() && !Kernel::Avx2.is_supported());
+            assert_eq!(Kernel::Avx2.usable(), Kernel::Scalar);
+            // Advanced SIMD is part of the baseline of every aarch64 target
+            // the standard library ships for.
+            assert!(Kernel::Neon.is_supported());
+            assert_eq!(Kernel::best(), Kernel::Neon);
+        } else {
+            assert_eq!(supported, vec![Kernel::Scalar]);
+        }
+    }
+
+    /// Prints the kernel in use (visible with `--nocapture`) and, when
+    /// `BLOSC2_RS_EXPECT_SIMD` is set, checks that it is that one; the
+    /// cross-compiled runs of `scripts/cross-aarch64.sh` rely on it.
+    #[test]
+    fn active_kernel_is_expected() {
+        println!("simd kernel: {}", simd_kernel_name());
+        if let Ok(want) = std::env::var("BLOSC2_RS_EXPECT_SIMD") {
+            assert_eq!(simd_kernel_name(), want.trim().to_ascii_lowercase());
+        }
     }
 
     #[test]

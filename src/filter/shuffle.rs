@@ -10,6 +10,8 @@ use super::dispatch::Kernel;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse2;
 
@@ -84,7 +86,10 @@ pub(super) fn shuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &mu
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe { avx2::shuffle(ts, n, &src[..whole], &mut dest[..whole]) },
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
+        Kernel::Neon => unsafe { neon::shuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        // Kernels of another architecture (never returned by `usable()`).
         _ => 0,
     };
     shuffle_tail(ts, n, done, src, dest);
@@ -121,7 +126,10 @@ pub(super) fn unshuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe { avx2::unshuffle(ts, n, &src[..whole], &mut dest[..whole]) },
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
+        Kernel::Neon => unsafe { neon::unshuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        // Kernels of another architecture (never returned by `usable()`).
         _ => 0,
     };
     unshuffle_tail(ts, n, done, src, dest);
