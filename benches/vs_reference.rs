@@ -640,6 +640,51 @@ fn memcpy_gbs(src: &[u8], chunk: usize, reps: usize) -> f64 {
 // ---------------------------------------------------------------------------
 // Reporting
 
+/// Speed with N threads over speed with one thread, for each library, over
+/// the rows measured both ways (same dataset, codec, filter, clevel, chunk).
+fn print_thread_scaling(rows: &[Row]) {
+    let mut counts: Vec<i16> = rows.iter().map(|r| r.nthreads).filter(|&t| t > 1).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let mut chunks: Vec<usize> = rows.iter().map(|r| r.chunk).collect();
+    chunks.sort_unstable();
+    chunks.dedup();
+    for &t in &counts {
+        for &c in &chunks {
+            let pairs: Vec<(&Row, &Row)> = rows
+                .iter()
+                .filter(|r| r.nthreads == t && r.chunk == c)
+                .filter_map(|r| {
+                    rows.iter()
+                        .find(|o| {
+                            o.nthreads == 1
+                                && o.chunk == c
+                                && o.dataset == r.dataset
+                                && o.codec == r.codec
+                                && o.filter == r.filter
+                                && o.clevel == r.clevel
+                        })
+                        .map(|o| (o, r))
+                })
+                .collect();
+            if pairs.is_empty() {
+                continue;
+            }
+            let g = |f: fn(&Row) -> f64| geomean(pairs.iter().map(|(one, n)| f(n) / f(one)));
+            println!(
+                "Thread scaling {}/t{t} over t1 ({} rows, geomean): ours compression {:.2}x decompression {:.2}x; \
+                 reference compression {:.2}x decompression {:.2}x",
+                chunk_label(c),
+                pairs.len(),
+                g(|r| r.c_ours),
+                g(|r| r.d_ours),
+                g(|r| r.c_ref),
+                g(|r| r.d_ref),
+            );
+        }
+    }
+}
+
 fn geomean(v: impl IntoIterator<Item = f64>) -> f64 {
     let (mut s, mut n) = (0.0, 0usize);
     for x in v {
@@ -1013,6 +1058,7 @@ fn main() {
         "memcpy ceiling: geomean {:.2} GB/s over the same buffers",
         geomean(memcpys.iter().map(|m| m.2))
     );
+    print_thread_scaling(&rows);
     println!(
         "Compression ratio differing by > 1% from the reference (blosclz/lz4/lz4hc/zstd rows): {}",
         ratio_off.len()

@@ -3,6 +3,7 @@
 
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 type PoolMap = (u32, HashMap<usize, Arc<rayon::ThreadPool>>);
@@ -22,7 +23,9 @@ fn current(pools: &mut PoolMap) -> &mut HashMap<usize, Arc<rayon::ThreadPool>> {
     &mut pools.1
 }
 
-/// The shared pool for `nthreads` workers (None when a pool cannot be built).
+/// The shared pool serving calls with `nthreads` threads (`nthreads >= 2`):
+/// it holds `nthreads - 1` workers, the calling thread being the last one.
+/// None when a pool cannot be built.
 pub fn get(nthreads: usize) -> Option<Arc<rayon::ThreadPool>> {
     let mut guard = POOLS.lock().unwrap_or_else(|e| e.into_inner());
     let pools = current(&mut guard);
@@ -30,7 +33,7 @@ pub fn get(nthreads: usize) -> Option<Arc<rayon::ThreadPool>> {
         return Some(p.clone());
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(nthreads)
+        .num_threads(nthreads.saturating_sub(1).max(1))
         .thread_name(|i| format!("blosc2-worker-{i}"))
         .build()
         .ok()?;
@@ -62,22 +65,41 @@ pub fn set_executor(e: Option<Arc<Executor>>) {
     *EXECUTOR.lock().unwrap_or_else(|e| e.into_inner()) = e;
 }
 
-/// Run `job(i, tid)` for every `i` in `0..njobs` on `nthreads` workers and wait
-/// for all of them. Uses the caller's executor when one is installed, else the
-/// shared pool for `nthreads`, else the current thread.
+/// Run `job(i, tid)` for every `i` in `0..njobs` on `nthreads` threads and
+/// wait for all of them. Uses the caller's executor when one is installed,
+/// else the calling thread (tid 0) together with the `nthreads - 1` workers
+/// of the shared pool (tids 1..), all claiming job indices in order from one
+/// counter, so that work starts at once on the calling thread instead of
+/// waiting for a worker to wake up. Without a pool, the calling thread runs
+/// everything.
 pub fn run(nthreads: usize, njobs: usize, job: &(dyn Fn(usize, usize) + Sync)) {
     let exec = EXECUTOR.lock().unwrap_or_else(|e| e.into_inner()).clone();
     if let Some(e) = exec {
         e(njobs, &|i| job(i, i % nthreads.max(1)));
         return;
     }
-    match get(nthreads) {
-        Some(pool) => pool.install(|| {
-            use rayon::prelude::*;
-            (0..njobs)
-                .into_par_iter()
-                .for_each(|i| job(i, rayon::current_thread_index().unwrap_or(0)))
-        }),
-        None => (0..njobs).for_each(|i| job(i, 0)),
-    }
+    let pool = if nthreads > 1 && njobs > 1 {
+        get(nthreads)
+    } else {
+        None
+    };
+    let Some(pool) = pool else {
+        (0..njobs).for_each(|i| job(i, 0));
+        return;
+    };
+    let next = AtomicUsize::new(0);
+    let work = |tid: usize| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= njobs {
+            break;
+        }
+        job(i, tid);
+    };
+    let helpers = (nthreads - 1).min(njobs - 1);
+    pool.in_place_scope(|s| {
+        for _ in 0..helpers {
+            s.spawn(|_| work(1 + rayon::current_thread_index().unwrap_or(0)));
+        }
+        work(0);
+    });
 }

@@ -637,29 +637,15 @@ pub fn compress(
     Ok(cbytes)
 }
 
-/// Below this many bytes a memcpyed chunk is copied by the calling thread alone.
-const PARALLEL_COPY_MIN: usize = 512 << 10;
-
 /// Fill a memcpyed chunk's body (running the prefilter when there is one).
 fn copy_memcpyed(job: &Job, body: &mut [u8]) -> Result<()> {
     let Some(_) = &job.params.prefilter else {
-        let nthreads = job.params.nthreads.max(1) as usize;
-        if nthreads > 1 && job.nblocks > 1 && body.len() >= PARALLEL_COPY_MIN {
-            // Split the copy over the workers, as the reference does.
-            let piece = body.len().div_ceil(nthreads);
-            let pieces: Vec<_> = body
-                .chunks_mut(piece)
-                .zip(job.src.chunks(piece))
-                .map(std::sync::Mutex::new)
-                .collect();
-            crate::pool::run(nthreads, pieces.len(), &|i, _| {
-                let mut p = pieces[i].lock().unwrap_or_else(|e| e.into_inner());
-                let (to, from) = &mut *p;
-                to.copy_from_slice(from);
-            });
+        let nthreads = if job.nblocks > 1 {
+            job.params.nthreads.max(1) as usize
         } else {
-            body.copy_from_slice(job.src);
-        }
+            1
+        };
+        super::copy_in_parallel(nthreads, job.src, body);
         return Ok(());
     };
     // With a prefilter, each block is the prefilter's output (filters are skipped).

@@ -346,7 +346,12 @@ pub fn decompress(
         return Ok(nbytes);
     }
     if p.memcpyed && dparams.postfilter.is_none() && maskout.is_none() {
-        dest.copy_from_slice(&p.src[p.overhead..p.overhead + nbytes]);
+        let nthreads = if p.nblocks > 1 {
+            dparams.nthreads.max(1) as usize
+        } else {
+            1
+        };
+        super::copy_in_parallel(nthreads, &p.src[p.overhead..p.overhead + nbytes], dest);
         return Ok(nbytes);
     }
     let skip = |j: usize| maskout.is_some_and(|m| m[j]);

@@ -113,5 +113,29 @@ pub fn header(src: &[u8]) -> Result<ChunkHeader> {
     ChunkHeader::parse(src)
 }
 
+/// Below this many bytes a plain copy is done by the calling thread alone.
+const PARALLEL_COPY_MIN: usize = 512 << 10;
+
+/// `dest.copy_from_slice(src)`, split over `nthreads` threads when it is
+/// large enough (plain-copy chunks, both ways, as the reference does: one
+/// core alone does not reach the memory bandwidth).
+pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8]) {
+    if nthreads <= 1 || src.len() < PARALLEL_COPY_MIN {
+        dest.copy_from_slice(src);
+        return;
+    }
+    let piece = src.len().div_ceil(nthreads);
+    let pieces: Vec<_> = dest
+        .chunks_mut(piece)
+        .zip(src.chunks(piece))
+        .map(std::sync::Mutex::new)
+        .collect();
+    crate::pool::run(nthreads, pieces.len(), &|i, _| {
+        let mut p = pieces[i].lock().unwrap_or_else(|e| e.into_inner());
+        let (to, from) = &mut *p;
+        to.copy_from_slice(from);
+    });
+}
+
 #[cfg(test)]
 mod tests;
