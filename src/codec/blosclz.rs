@@ -433,7 +433,10 @@ const STRIDE16: [usize; 16] = [
 fn copy_match(out: &mut [u8], op: usize, dist: usize, len: usize) {
     let src = op - dist;
     if out.len() - op >= len + 16 {
-        if dist >= 32 && out.len() - op >= len + 32 {
+        if dist >= len && len >= 64 {
+            // Long and not overlapping its source: one memmove.
+            out.copy_within(src..src + len, op);
+        } else if dist >= 32 && out.len() - op >= len + 32 {
             // Chunks never overlap their own source.
             let mut i = 0;
             while i < len {
@@ -922,19 +925,21 @@ mod tests {
 
     #[test]
     fn copy_match_all_shapes() {
+        const OP: usize = 200;
         let mut rng = StdRng::seed_from_u64(11);
-        for dist in 1..40 {
-            for len in 1..80 {
+        let dists = (1..40).chain([47, 63, 64, 65, 100, 128, 199, 200]);
+        for dist in dists {
+            for len in (1..80).chain([96, 127, 128, 129, 150, 260]) {
                 for extra in [0usize, 3, 8, 20, 31, 32, 40] {
-                    let n = 64 + len + extra;
+                    let n = OP + len + extra;
                     let mut a: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
-                    a[64..].fill(0);
+                    a[OP..].fill(0);
                     let mut b = a.clone();
-                    copy_match(&mut a, 64, dist, len);
-                    for i in 64..64 + len {
+                    copy_match(&mut a, OP, dist, len);
+                    for i in OP..OP + len {
                         b[i] = b[i - dist];
                     }
-                    assert_eq!(a[..64 + len], b[..64 + len], "dist {dist} len {len}");
+                    assert_eq!(a[..OP + len], b[..OP + len], "dist {dist} len {len}");
                 }
             }
         }
