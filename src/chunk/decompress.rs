@@ -359,35 +359,14 @@ pub fn decompress(
     let delta = has_delta(&p);
     if nthreads > 1 && p.nblocks > 1 && !delta {
         // No block depends on another: all of them go to the workers.
-        let blocks: Vec<std::sync::Mutex<&mut [u8]>> = dest
-            .chunks_mut(p.blocksize)
-            .map(std::sync::Mutex::new)
-            .collect();
-        let errors: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
-        crate::pool::run(nthreads, blocks.len(), &|j, tid| {
+        let blocks = dest.chunks_mut(p.blocksize).enumerate().collect();
+        decode_in_parallel(nthreads, blocks, &|j, blk, tid| {
             if skip(j) {
-                return;
+                return Ok(());
             }
-            let mut blk = blocks[j].lock().unwrap_or_else(|e| e.into_inner());
-            let r = SCRATCH.with(|sc| {
-                decode_block(
-                    &p,
-                    dparams,
-                    j,
-                    &mut blk,
-                    None,
-                    &mut sc.borrow_mut(),
-                    tid as i32,
-                )
-            });
-            if let Err(e) = r {
-                *errors.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-            }
-        });
-        return match errors.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some(e) => Err(e),
-            None => Ok(nbytes),
-        };
+            SCRATCH.with(|sc| decode_block(&p, dparams, j, blk, None, &mut sc.borrow_mut(), tid))
+        })?;
+        return Ok(nbytes);
     }
     let (first, rest) = dest.split_at_mut(p.blocksize.min(nbytes));
     // Block 0 goes first: with delta, every other block refers to it.
@@ -408,37 +387,63 @@ pub fn decompress(
     })?;
     if nthreads > 1 && p.nblocks > 2 {
         let first: &[u8] = first;
-        let blocks: Vec<std::sync::Mutex<&mut [u8]>> = rest
+        let blocks = rest
             .chunks_mut(p.blocksize)
-            .map(std::sync::Mutex::new)
+            .enumerate()
+            .map(|(i, blk)| (i + 1, blk))
             .collect();
-        let errors: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
-        crate::pool::run(nthreads, blocks.len(), &|i, tid| {
-            let j = i + 1;
+        decode_in_parallel(nthreads, blocks, &|j, blk, tid| {
             if skip(j) {
-                return;
+                return Ok(());
             }
-            let mut blk = blocks[i].lock().unwrap_or_else(|e| e.into_inner());
-            let r = SCRATCH.with(|sc| {
-                decode_block(
-                    &p,
-                    dparams,
-                    j,
-                    &mut blk,
-                    Some(first),
-                    &mut sc.borrow_mut(),
-                    tid as i32,
-                )
-            });
-            if let Err(e) = r {
-                *errors.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-            }
-        });
-        if let Some(e) = errors.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
+            SCRATCH.with(|sc| {
+                decode_block(&p, dparams, j, blk, Some(first), &mut sc.borrow_mut(), tid)
+            })
+        })?;
     }
     Ok(nbytes)
+}
+
+/// Decodes block `j` into the given slice on thread `tid`.
+type DecodeFn<'a> = dyn Fn(usize, &mut [u8], i32) -> Result<()> + Sync + 'a;
+
+/// Consecutive blocks, each with its index, claimed by one thread at a time.
+type BlockGroup<'a> = std::sync::Mutex<Vec<(usize, &'a mut [u8])>>;
+
+/// Groups of consecutive blocks per thread: few enough that claiming one
+/// (a lock, an atomic) costs little next to decoding it, enough to balance.
+const GROUPS_PER_THREAD: usize = 4;
+
+/// Run `decode(j, block, tid)` on every `(j, block)` with `nthreads` threads.
+/// The blocks are handed out in groups of consecutive ones, so that two
+/// threads rarely work on neighbouring blocks (and their locks) at the same
+/// time.  The first error wins.
+fn decode_in_parallel(
+    nthreads: usize,
+    blocks: Vec<(usize, &mut [u8])>,
+    decode: &DecodeFn,
+) -> Result<()> {
+    let ngroups = (nthreads * GROUPS_PER_THREAD).clamp(1, blocks.len().max(1));
+    let per = blocks.len().div_ceil(ngroups).max(1);
+    let mut groups: Vec<BlockGroup> = Vec::new();
+    let mut rest = blocks.into_iter().peekable();
+    while rest.peek().is_some() {
+        groups.push(std::sync::Mutex::new(rest.by_ref().take(per).collect()));
+    }
+    let errors: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+    crate::pool::run(nthreads, groups.len(), &|g, tid| {
+        let mut group = groups[g].lock().unwrap_or_else(|e| e.into_inner());
+        for (j, blk) in group.iter_mut() {
+            if let Err(e) = decode(*j, blk, tid as i32) {
+                *errors.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                return;
+            }
+        }
+    });
+    match errors.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// Decode items `start..start+nitems` (in units of the header typesize) into `dest`.
