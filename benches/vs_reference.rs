@@ -620,6 +620,66 @@ fn bench_config(
     }
 }
 
+/// What identifies a run: the command line, the UTC time, the commit, the
+/// CPU and the load average when it started.
+fn run_header() -> String {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let secs = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (proleptic Gregorian calendar).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let dirty = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .is_some_and(|o| !o.stdout.is_empty());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    format!(
+        "# libblosc2-rs vs reference c-blosc2 3.3.5 -- cargo bench --bench vs_reference -- {}\n\
+         # date: {year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC, commit {commit}{}, {cores} cores ({cpu}), load at start: {load}",
+        args.join(" "),
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60,
+        if dirty { " (with uncommitted changes)" } else { "" },
+    )
+}
+
 /// memcpy over the same buffer, in the same chunking: the ceiling.
 fn memcpy_gbs(src: &[u8], chunk: usize, reps: usize) -> f64 {
     let mut dst = vec![0x11u8; src.len()];
@@ -845,6 +905,7 @@ fn main() {
     let t0 = Instant::now();
 
     if !o.json {
+        println!("{}", run_header());
         println!("# reference: {}", reference.path.display());
         println!("# ours:      {}", ours.path.display());
         println!(
