@@ -435,7 +435,10 @@ fn decode_in_parallel(
         let mut group = groups[g].lock().unwrap_or_else(|e| e.into_inner());
         for (j, blk) in group.iter_mut() {
             if let Err(e) = decode(*j, blk, tid as i32) {
-                *errors.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                errors
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
                 return;
             }
         }
