@@ -2,13 +2,15 @@
 //! does fastest (measured against the reference's zlib-ng in
 //! `benches/results/2026-11-24-zlib-backends.txt`):
 //!
-//! - Compression, levels 1-5: zlib-rs, which writes zlib-ng's very bytes (so
+//! - Compression, levels 1-6: zlib-rs, which writes zlib-ng's very bytes (so
 //!   the chunks equal the reference's), with one deflate state kept per thread.
-//! - Compression, levels 6-9: libdeflate (the `libdeflater` crate, built with
-//!   `cc`), a whole-buffer compressor, which is what a Blosc block is: 1.7-13x
-//!   the speed of zlib-ng's levels 6-9 at the same or better ratio. Its streams
-//!   are valid zlib that the reference decodes, but not zlib-ng's bytes. At
-//!   levels 1-5 it is slower than zlib-ng on very compressible data.
+//! - Compression, levels 7-9: libdeflate (the `libdeflater` crate, built with
+//!   `cc`), a whole-buffer compressor, which is what a Blosc block is: 1.1-12x
+//!   the speed of zlib-ng's levels 7-9 at the same or better ratio. Its streams
+//!   are valid zlib that the reference decodes, but not zlib-ng's bytes. Below
+//!   level 7 it is 1.2-3x faster on most data but 0.1-0.55x on very
+//!   compressible data (mostly-zero int64 in 128 KiB blocks), so zlib-rs
+//!   (0.85-1.2x) is kept there.
 //! - Decompression: libdeflate for streams that expand less than 8x (about
 //!   1.2x zlib-ng's speed there), zlib-rs for the others (long matches, where
 //!   libdeflate falls to 0.8x).
@@ -49,7 +51,7 @@ mod imp {
     use zlib_rs::{Deflate, DeflateFlush, Inflate, InflateFlush, Status};
 
     /// zlib levels from which libdeflate compresses (below, zlib-rs).
-    pub(super) const LIBDEFLATE_FROM: i32 = 6;
+    pub(super) const LIBDEFLATE_FROM: i32 = 7;
 
     /// Input length from which a call writes the whole 2 x 32 KiB window.
     pub(super) const WHOLE_WINDOW: usize = 2 << 15;
