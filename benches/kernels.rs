@@ -26,42 +26,27 @@ const PASSES: usize = 9;
 type RefFn = unsafe extern "C" fn(i32, i32, *const c_void, *mut c_void) -> i32;
 
 /// Best seconds per call of `f` over `PASSES` timed passes of a few calls.
-fn best_secs(mut f: impl FnMut()) -> f64 {
-    f();
-    let mut best = f64::INFINITY;
-    for _ in 0..PASSES {
-        let t = Instant::now();
-        for _ in 0..4 {
-            f();
-        }
-        best = best.min(t.elapsed().as_secs_f64() / 4.0);
-    }
-    best
-}
-
 fn gbs(secs: f64) -> f64 {
     LEN as f64 / secs / 1e9
 }
 
-/// Best seconds per call of `f` and of `g`, timed in alternating passes so
-/// that both see the same machine state (clock, caches, other load).
-fn best_pair(mut f: impl FnMut(), mut g: impl FnMut()) -> (f64, f64) {
-    let (mut bf, mut bg) = (f64::INFINITY, f64::INFINITY);
-    f();
-    g();
-    for _ in 0..PASSES {
-        let t = Instant::now();
-        for _ in 0..4 {
-            f();
-        }
-        bf = bf.min(t.elapsed().as_secs_f64() / 4.0);
-        let t = Instant::now();
-        for _ in 0..4 {
-            g();
-        }
-        bg = bg.min(t.elapsed().as_secs_f64() / 4.0);
+/// Best seconds per call of each function, timed in alternating passes so
+/// that all see the same machine state (clock, caches, other load).
+fn best_alternating(fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; fs.len()];
+    for f in fs.iter_mut() {
+        f();
     }
-    (bf, bg)
+    for _ in 0..PASSES {
+        for (f, b) in fs.iter_mut().zip(best.iter_mut()) {
+            let t = Instant::now();
+            for _ in 0..4 {
+                f();
+            }
+            *b = b.min(t.elapsed().as_secs_f64() / 4.0);
+        }
+    }
+    best
 }
 
 /// Data with some structure (an int arange of the typesize, little endian).
@@ -137,8 +122,8 @@ fn main() {
         active.name()
     );
     println!(
-        "memcpy: the same input copied to another buffer, in passes alternating with \
-         the dispatched kernel's\n"
+        "memcpy and ref: the same input copied to another buffer, and the reference's \
+         kernel, in passes alternating with the dispatched kernel's\n"
     );
     let mut header = format!("{:<13} {:>3} ", "op", "ts");
     for k in &kernels {
@@ -164,44 +149,50 @@ fn main() {
             let mut line = format!("{name:<13} {ts:>3} ");
             let mut ours_active = f64::NAN;
             let mut memcpy = f64::NAN;
+            let mut ref_g = f64::NAN;
             let mut copy_to = vec![0u8; LEN];
+            let mut ref_out = vec![0u8; LEN];
             for &k in &kernels {
-                let (t_op, t_copy) = best_pair(
-                    || {
-                        op(k, ts, black_box(&input), &mut out);
-                        black_box(&mut out);
-                    },
-                    || {
-                        copy_to.copy_from_slice(black_box(&input));
-                        black_box(&mut copy_to);
-                    },
-                );
-                let g = gbs(t_op);
-                if k == active {
-                    ours_active = g;
-                    memcpy = gbs(t_copy);
-                }
-                line += &format!("{g:>9.2}");
-            }
-            let ref_g = match &reference {
-                Some(r) => {
-                    let f = r.ops[oi];
-                    gbs(best_secs(|| {
+                let mut run_op = || {
+                    op(k, ts, black_box(&input), &mut out);
+                    black_box(&mut out);
+                };
+                let mut run_copy = || {
+                    copy_to.copy_from_slice(black_box(&input));
+                    black_box(&mut copy_to);
+                };
+                // The reference's kernel takes part in the alternation of the
+                // dispatched one, on its own output buffer.
+                let mut run_ref = || {
+                    if let Some(r) = &reference {
                         // SAFETY: both buffers hold LEN bytes.
                         let rc = unsafe {
-                            f(
+                            r.ops[oi](
                                 ts as i32,
                                 LEN as i32,
                                 input.as_ptr() as *const c_void,
-                                out.as_mut_ptr() as *mut c_void,
+                                ref_out.as_mut_ptr() as *mut c_void,
                             )
                         };
                         assert_eq!(rc, LEN as i32);
-                        black_box(&mut out);
-                    }))
+                        black_box(&mut ref_out);
+                    }
+                };
+                let times = if k == active && reference.is_some() {
+                    best_alternating(&mut [&mut run_op, &mut run_copy, &mut run_ref])
+                } else {
+                    best_alternating(&mut [&mut run_op, &mut run_copy])
+                };
+                let g = gbs(times[0]);
+                if k == active {
+                    ours_active = g;
+                    memcpy = gbs(times[1]);
+                    if let Some(&t) = times.get(2) {
+                        ref_g = gbs(t);
+                    }
                 }
-                None => f64::NAN,
-            };
+                line += &format!("{g:>9.2}");
+            }
             line += &format!(
                 "{ref_g:>9.2} {memcpy:>9.2} {:>9.3} {:>9.3}",
                 ours_active / memcpy,
