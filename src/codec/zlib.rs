@@ -6,11 +6,11 @@
 //!   the chunks equal the reference's), with one deflate state kept per thread.
 //! - Compression, levels 7-9: libdeflate (the `libdeflater` crate, built with
 //!   `cc`), a whole-buffer compressor, which is what a Blosc block is: 1.1-12x
-//!   the speed of zlib-ng's levels 7-9 at the same or better ratio. Its streams
-//!   are valid zlib that the reference decodes, but not zlib-ng's bytes. Below
-//!   level 7 it is 1.2-3x faster on most data but 0.1-0.55x on very
-//!   compressible data (mostly-zero int64 in 128 KiB blocks), so zlib-rs
-//!   (0.85-1.2x) is kept there.
+//!   the speed of zlib-ng's levels 7-9, its output between 0.05% larger and
+//!   43% smaller in the benchmarks. Its streams are valid zlib that the
+//!   reference decodes, but not zlib-ng's bytes. Below level 7 it is 1.2-3x
+//!   faster on most data but 0.1-0.55x on very compressible data (mostly-zero
+//!   int64 in 128 KiB blocks), so zlib-rs (0.85-1.2x) is kept there.
 //! - Decompression: libdeflate for streams that expand less than 8x (about
 //!   1.2x zlib-ng's speed there), zlib-rs for the others (long matches, where
 //!   libdeflate falls to 0.8x).
