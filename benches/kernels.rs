@@ -25,7 +25,7 @@ const PASSES: usize = 9;
 
 type RefFn = unsafe extern "C" fn(i32, i32, *const c_void, *mut c_void) -> i32;
 
-/// Best seconds per call of `f` over `PASSES` timed passes of a few calls.
+/// Throughput in GB/s of one pass over the buffer.
 fn gbs(secs: f64) -> f64 {
     LEN as f64 / secs / 1e9
 }

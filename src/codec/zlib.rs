@@ -48,6 +48,7 @@
 mod imp {
     use libdeflater::{CompressionLvl, Compressor, Decompressor};
     use std::cell::RefCell;
+    use std::thread::LocalKey;
     use zlib_rs::{Deflate, DeflateFlush, Inflate, InflateFlush, Status};
 
     /// zlib levels from which libdeflate compresses (below, zlib-rs).
@@ -73,6 +74,19 @@ mod imp {
         static DECOMPRESSOR: RefCell<Option<Decompressor>> = const { RefCell::new(None) };
     }
 
+    /// Runs `f` on this thread's kept state in `key`; `None` when that state is
+    /// in use further up this thread's stack (a codec or filter callback
+    /// re-entering) or already torn down (a call from a destructor), where
+    /// the caller uses a state of its own.
+    fn with_kept<T: 'static, R>(
+        key: &'static LocalKey<RefCell<Option<T>>>,
+        f: impl FnOnce(&mut Option<T>) -> R,
+    ) -> Option<R> {
+        key.try_with(|cell| cell.try_borrow_mut().ok().map(|mut slot| f(&mut slot)))
+            .ok()
+            .flatten()
+    }
+
     /// Whether a kept stream at `high_water` gives fresh-stream bytes for `len` input bytes.
     pub(super) fn reusable(high_water: usize, len: usize) -> bool {
         len >= WHOLE_WINDOW || high_water <= len
@@ -85,17 +99,13 @@ mod imp {
         }
     }
 
-    fn fresh(level: i32, src: &[u8], dest: &mut [u8]) -> usize {
+    pub(super) fn fresh(level: i32, src: &[u8], dest: &mut [u8]) -> usize {
         run(&mut Deflate::new(level, true, 15), src, dest)
     }
 
     pub(super) fn zlib_rs_compress(src: &[u8], dest: &mut [u8], level: i32) -> usize {
         let written = src.len().min(WHOLE_WINDOW);
-        let kept = DEFLATE.try_with(|cell| {
-            let Ok(mut slot) = cell.try_borrow_mut() else {
-                // Re-entered on this thread (a codec or filter callback).
-                return fresh(level, src, dest);
-            };
+        with_kept(&DEFLATE, |slot| {
             let k = match slot.as_mut() {
                 Some(k) if k.ended && k.level == level && reusable(k.high_water, src.len()) => {
                     k.stream.reset();
@@ -112,40 +122,30 @@ mod imp {
             let n = run(&mut k.stream, src, dest);
             k.ended = n > 0;
             n
-        });
-        // Thread-local storage already torn down (a call from a destructor).
-        kept.unwrap_or_else(|_| fresh(level, src, dest))
+        })
+        .unwrap_or_else(|| fresh(level, src, dest))
     }
 
-    fn libdeflate(level: i32, c: Option<&mut Compressor>, src: &[u8], dest: &mut [u8]) -> usize {
-        let mut own;
-        let c = match c {
-            Some(c) => c,
-            None => match CompressionLvl::new(level) {
-                Ok(l) => {
-                    own = Compressor::new(l);
-                    &mut own
-                }
-                Err(_) => return 0,
-            },
-        };
+    fn new_compressor(level: i32) -> Option<Compressor> {
+        CompressionLvl::new(level).ok().map(Compressor::new)
+    }
+
+    fn libdeflate_run(c: &mut Compressor, src: &[u8], dest: &mut [u8]) -> usize {
         // The only error is "does not fit": the caller then stores the block.
         c.zlib_compress(src, dest).unwrap_or(0)
     }
 
     fn libdeflate_compress(src: &[u8], dest: &mut [u8], level: i32) -> usize {
-        let kept = LIBDEFLATE.try_with(|cell| {
-            let Ok(mut slot) = cell.try_borrow_mut() else {
-                return libdeflate(level, None, src, dest);
-            };
-            if !matches!(slot.as_ref(), Some((l, _)) if *l == level) {
-                *slot = CompressionLvl::new(level)
-                    .ok()
-                    .map(|l| (level, Compressor::new(l)));
+        with_kept(&LIBDEFLATE, |slot| {
+            if !matches!(slot, Some((l, _)) if *l == level) {
+                *slot = new_compressor(level).map(|c| (level, c));
             }
-            libdeflate(level, slot.as_mut().map(|(_, c)| c), src, dest)
-        });
-        kept.unwrap_or_else(|_| libdeflate(level, None, src, dest))
+            slot.as_mut()
+                .map_or(0, |(_, c)| libdeflate_run(c, src, dest))
+        })
+        .unwrap_or_else(|| {
+            new_compressor(level).map_or(0, |mut c| libdeflate_run(&mut c, src, dest))
+        })
     }
 
     /// Compress into a zlib stream (zlib's levels 1..=9); 0 when it does not fit.
@@ -161,18 +161,6 @@ mod imp {
     /// Expansion ratio from which zlib-rs decompresses (below, libdeflate).
     pub(super) const LIBDEFLATE_BELOW: usize = 8;
 
-    fn libdeflate_decompress(src: &[u8], dest: &mut [u8]) -> Option<usize> {
-        let kept = DECOMPRESSOR.try_with(|cell| {
-            let Ok(mut slot) = cell.try_borrow_mut() else {
-                return Decompressor::new().zlib_decompress(src, dest).ok();
-            };
-            slot.get_or_insert_with(Decompressor::new)
-                .zlib_decompress(src, dest)
-                .ok()
-        });
-        kept.unwrap_or_else(|_| Decompressor::new().zlib_decompress(src, dest).ok())
-    }
-
     fn inflate(d: &mut Inflate, src: &[u8], dest: &mut [u8]) -> Option<usize> {
         match d.decompress(src, dest, InflateFlush::Finish) {
             Ok(Status::StreamEnd) => Some(d.total_out() as usize),
@@ -187,12 +175,14 @@ mod imp {
     /// zlib-rs, with one state per thread reset and reused.
     pub fn decompress(src: &[u8], dest: &mut [u8]) -> Option<usize> {
         if dest.len() < LIBDEFLATE_BELOW.saturating_mul(src.len()) {
-            return libdeflate_decompress(src, dest);
+            return with_kept(&DECOMPRESSOR, |slot| {
+                slot.get_or_insert_with(Decompressor::new)
+                    .zlib_decompress(src, dest)
+                    .ok()
+            })
+            .unwrap_or_else(|| Decompressor::new().zlib_decompress(src, dest).ok());
         }
-        let kept = INFLATE.try_with(|cell| {
-            let Ok(mut slot) = cell.try_borrow_mut() else {
-                return inflate(&mut Inflate::new(true, 15), src, dest);
-            };
+        with_kept(&INFLATE, |slot| {
             let d = match slot.as_mut() {
                 Some(d) => {
                     d.reset(true);
@@ -201,8 +191,8 @@ mod imp {
                 None => slot.insert(Inflate::new(true, 15)),
             };
             inflate(d, src, dest)
-        });
-        kept.unwrap_or_else(|_| inflate(&mut Inflate::new(true, 15), src, dest))
+        })
+        .unwrap_or_else(|| inflate(&mut Inflate::new(true, 15), src, dest))
     }
 
     /// Version reported for the zlib library.
@@ -346,11 +336,7 @@ mod tests {
             let mut a = vec![0u8; room];
             let mut b = vec![0u8; room];
             let na = imp::zlib_rs_compress(&src, &mut a, level);
-            let mut fresh = zlib_rs::Deflate::new(level, true, 15);
-            let nb = match fresh.compress(&src, &mut b, zlib_rs::DeflateFlush::Finish) {
-                Ok(zlib_rs::Status::StreamEnd) => fresh.total_out() as usize,
-                _ => 0,
-            };
+            let nb = imp::fresh(level, &src, &mut b);
             let what = format!("seed {seed} case {case}: len {len} level {level} room {room}");
             assert_eq!(na, nb, "{what}: sizes differ");
             assert_eq!(a[..na], b[..nb], "{what}: bytes differ");
