@@ -2,7 +2,7 @@
 
 use super::blocksize::{compute_blocksize, split_block};
 use super::params::CParams;
-use super::pipeline::{self, Scratch};
+use super::pipeline::{self, AlignedBuf, Scratch};
 use crate::codec::{self, CompressDict};
 use crate::error::{Error, Result};
 use crate::format::header::*;
@@ -191,11 +191,11 @@ struct RawStream {
 
 /// A block compressed into a buffer of its own, waiting for its place in the chunk.
 struct Done {
-    buf: Vec<u8>,
+    buf: AlignedBuf,
     len: usize,
     raw: Vec<RawStream>,
     /// The filtered block, when filters ran and `raw` refers to it.
-    filtered: Option<Vec<u8>>,
+    filtered: Option<AlignedBuf>,
 }
 
 impl Done {
@@ -332,14 +332,14 @@ fn compress_blocks_parallel(
     crate::pool::run(workers, workers, &|_, tid| {
         SCRATCH.with(|sc| {
             let mut sc = sc.borrow_mut();
-            let mut spare: Option<Vec<u8>> = None;
+            let mut spare: Option<AlignedBuf> = None;
             let mut raw = Vec::new();
             let mut copies = Vec::new();
             let mut claimed = lock().claim(nblocks);
             while let Some(j) = claimed {
                 let mut buf = spare.take().unwrap_or_else(|| take_buffer(cap(0)));
                 if buf.len() < cap(j) {
-                    buf.resize(cap(j), 0);
+                    buf.grow_to(cap(j));
                 }
                 raw.clear();
                 let to_raw = defer_raw.then_some(&mut raw);
@@ -415,21 +415,21 @@ fn compress_blocks_parallel(
 
 /// Output buffers of parallel blocks, kept between calls so that they are not
 /// allocated and zeroed again for every chunk.
-static BUFFERS: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
+static BUFFERS: std::sync::Mutex<Vec<AlignedBuf>> = std::sync::Mutex::new(Vec::new());
 
-fn take_buffer(n: usize) -> Vec<u8> {
+fn take_buffer(n: usize) -> AlignedBuf {
     let mut v = BUFFERS
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .pop()
         .unwrap_or_default();
     if v.len() < n {
-        v.resize(n, 0);
+        v.grow_to(n);
     }
     v
 }
 
-fn give_back(v: Vec<u8>) {
+fn give_back(v: AlignedBuf) {
     let mut pool = BUFFERS.lock().unwrap_or_else(|e| e.into_inner());
     // Keep a bounded amount of memory around: a few small buffers only.
     if pool.len() < 32 && v.len() <= 8 << 20 {

@@ -16,15 +16,57 @@ enum Stage {
     B,
 }
 
-/// Two scratch buffers a block moves between.
+/// A zero-initialised byte buffer whose first byte sits on a 64-byte boundary.
+///
+/// `Vec<u8>` from the system allocator starts 16 bytes past a boundary, so
+/// every other 32-byte load of the AVX2 (un)shuffle kernels and the codecs
+/// straddled two cache lines; the reference allocates its block buffers
+/// 32-byte aligned.  Growing drops the old contents (it is scratch).
+#[derive(Default)]
+pub struct AlignedBuf {
+    raw: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl AlignedBuf {
+    const ALIGN: usize = 64;
+
+    /// Make the buffer at least `n` bytes long (zeroed when it grows).
+    pub fn grow_to(&mut self, n: usize) {
+        if self.len >= n {
+            return;
+        }
+        self.raw = vec![0u8; n + Self::ALIGN - 1];
+        let off = self.raw.as_ptr().align_offset(Self::ALIGN);
+        // align_offset may give up (usize::MAX); unaligned is still correct.
+        self.start = if off < Self::ALIGN { off } else { 0 };
+        self.len = n;
+    }
+}
+
+impl std::ops::Deref for AlignedBuf {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.raw[self.start..self.start + self.len]
+    }
+}
+
+impl std::ops::DerefMut for AlignedBuf {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.raw[self.start..self.start + self.len]
+    }
+}
+
+/// Three scratch buffers a block moves between.
 #[derive(Default)]
 pub struct Scratch {
     /// First buffer.
-    pub a: Vec<u8>,
+    pub a: AlignedBuf,
     /// Second buffer.
-    pub b: Vec<u8>,
+    pub b: AlignedBuf,
     /// Third buffer (decoded streams, prefilter scratch).
-    pub c: Vec<u8>,
+    pub c: AlignedBuf,
     /// The last [`forward`] left its block in `b` (else in `a` or the source).
     pub out_in_b: bool,
 }
@@ -33,9 +75,7 @@ impl Scratch {
     /// Make every buffer at least `n` bytes.
     pub fn ensure(&mut self, n: usize) {
         for v in [&mut self.a, &mut self.b, &mut self.c] {
-            if v.len() < n {
-                v.resize(n, 0);
-            }
+            v.grow_to(n);
         }
     }
 }
@@ -72,7 +112,7 @@ pub fn forward<'s>(
         };
         let out_size = nelems * out_ts as usize;
         if a.len() < out_size.max(bsize) {
-            a.resize(out_size.max(bsize), 0);
+            a.grow_to(out_size.max(bsize));
         }
         let disposable = pf.output_is_disposable();
         if !disposable {
