@@ -1,0 +1,127 @@
+/* One configuration, one library per process: compress 64 MiB in chunks of
+   CHUNK_KIB through one context, then decompress the chunks DREP times
+   (environment, default 1), ITERS rounds; prints the best round's speeds.
+   The library is opened by path, so the same binary drives ours and the
+   reference:
+
+     gcc -O2 -I.ref/blosc2/include benches/profile/one_config.c -o one_config -ldl
+     ./one_config $PWD/.ref/blosc2/lib/libblosc2.so.9 5 3 0 4096 2 3
+     ./one_config $PWD/target/release/libblosc2.so      5 3 0 4096 2 3
+     DREP=30 perf record -D 2500 ./one_config LIB 5 3 0 4096 2 1   (decompression only)
+
+   DATASET: 0 random 64-bit words, 1 int32 arange, 2 float64 ramp plus small
+   noise; typesize 8 for all three, 1 thread. */
+#include <blosc2.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t next_word(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
+typedef blosc2_context *(*dctx_fn)(blosc2_dparams);
+typedef int (*code_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
+
+int main(int argc, char **argv) {
+  if (argc != 8) {
+    fprintf(stderr, "usage: %s LIB CODEC CLEVEL FILTER CHUNK_KIB DATASET ITERS\n", argv[0]);
+    return 2;
+  }
+  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    fprintf(stderr, "%s\n", dlerror());
+    return 1;
+  }
+  int codec = atoi(argv[2]), clevel = atoi(argv[3]), filter = atoi(argv[4]);
+  size_t chunk = (size_t)atoi(argv[5]) * 1024;
+  int dataset = atoi(argv[6]), iters = atoi(argv[7]);
+  int drep = getenv("DREP") ? atoi(getenv("DREP")) : 1;
+  if (chunk == 0 || iters < 1 || drep < 1) return 2;
+
+  void (*init)(void) = (void (*)(void))dlsym(lib, "blosc2_init");
+  cctx_fn create_cctx = (cctx_fn)dlsym(lib, "blosc2_create_cctx");
+  dctx_fn create_dctx = (dctx_fn)dlsym(lib, "blosc2_create_dctx");
+  code_fn compress = (code_fn)dlsym(lib, "blosc2_compress_ctx");
+  code_fn decompress = (code_fn)dlsym(lib, "blosc2_decompress_ctx");
+  if (!init || !create_cctx || !create_dctx || !compress || !decompress) return 1;
+  init();
+
+  const size_t total = (size_t)64 << 20;
+  const size_t nchunks = total / chunk, slot = chunk + BLOSC2_MAX_OVERHEAD;
+  uint8_t *src = malloc(total), *packed = malloc(nchunks * slot), *out = malloc(total);
+  int32_t *csize = malloc(nchunks * sizeof(int32_t));
+  if (!src || !packed || !out || !csize) return 1;
+  uint64_t state = 42;
+  for (size_t i = 0; i < total / 8; i++) {
+    uint64_t w = next_word(&state);
+    if (dataset == 0) {
+      memcpy(src + 8 * i, &w, 8);
+    } else if (dataset == 1) {
+      int32_t pair[2] = {(int32_t)(2 * i), (int32_t)(2 * i + 1)};
+      memcpy(src + 8 * i, pair, 8);
+    } else {
+      double v = (double)i / (double)(total / 8) * 100.0 + (double)(w >> 40) * 1e-12;
+      memcpy(src + 8 * i, &v, 8);
+    }
+  }
+
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.compcode = (uint8_t)codec;
+  cp.clevel = (uint8_t)clevel;
+  cp.typesize = 8;
+  cp.nthreads = 1;
+  cp.filters[BLOSC2_MAX_FILTERS - 1] = (uint8_t)filter;
+  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
+  dp.nthreads = 1;
+  blosc2_context *cctx = create_cctx(cp), *dctx = create_dctx(dp);
+
+  double best_c = 1e30, best_d = 1e30;
+  size_t packed_bytes = 0;
+  for (int it = 0; it < iters; it++) {
+    double t0 = seconds();
+    packed_bytes = 0;
+    for (size_t k = 0; k < nchunks; k++) {
+      csize[k] = compress(cctx, src + k * chunk, (int32_t)chunk, packed + k * slot, (int32_t)slot);
+      if (csize[k] <= 0) {
+        fprintf(stderr, "compression failed: %d\n", csize[k]);
+        return 1;
+      }
+      packed_bytes += (size_t)csize[k];
+    }
+    double t1 = seconds();
+    if (t1 - t0 < best_c) best_c = t1 - t0;
+    for (int r = 0; r < drep; r++) {
+      double a = seconds();
+      for (size_t k = 0; k < nchunks; k++) {
+        if (decompress(dctx, packed + k * slot, csize[k], out + k * chunk, (int32_t)chunk) !=
+            (int)chunk) {
+          fprintf(stderr, "decompression failed\n");
+          return 1;
+        }
+      }
+      double b = seconds();
+      if (b - a < best_d) best_d = b - a;
+    }
+  }
+  if (memcmp(src, out, total) != 0) {
+    fprintf(stderr, "round trip mismatch\n");
+    return 1;
+  }
+  printf("%s: comp %.3f GB/s decomp %.3f GB/s ratio %.2f\n", argv[1], (double)total / best_c / 1e9,
+         (double)total / best_d / 1e9, (double)total / (double)packed_bytes);
+  return 0;
+}
