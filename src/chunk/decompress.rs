@@ -24,7 +24,21 @@ pub(crate) struct Parsed<'a> {
     pub special: Special,
     pub memcpyed: bool,
     pub dict: Option<DecompressDict<'a>>,
+    /// Unshuffle into the destination with streaming (non-temporal) stores:
+    /// set by [`decompress`] for large chunks, see [`STREAM_MIN_BYTES`].
+    pub stream_out: bool,
 }
+
+/// Whole-chunk decompressions of at least this many bytes unshuffle into the
+/// destination with non-temporal stores.  Output this large does not stay in
+/// a core's L2 (and fills much of a shared L3) anyway, and ordinary stores
+/// first read every destination line from memory (the "read for ownership"),
+/// so streaming stores save a third to a half of the memory traffic of the
+/// final pass; when the machine's memory bandwidth is the limit that was
+/// 14-37% of decompression speed (2026-11-25, `benches/results/`).  Smaller
+/// chunks keep ordinary stores: their output is likely to be read from the
+/// cache right away.
+pub(crate) const STREAM_MIN_BYTES: usize = 2 << 20;
 
 impl Parsed<'_> {
     pub fn block_size(&self, j: usize) -> (usize, bool) {
@@ -79,6 +93,7 @@ pub(crate) fn parse(src: &[u8]) -> Result<Parsed<'_>> {
         special,
         memcpyed,
         dict: None,
+        stream_out: false,
     };
     if special != Special::None || memcpyed || nbytes == 0 {
         return Ok(p);
@@ -297,6 +312,7 @@ fn decode_block(
         info,
         postfilter: dparams.postfilter.as_deref(),
         nchunk: dparams.nchunk,
+        stream_out: p.stream_out,
     };
     pipeline::backward(
         &bi,
@@ -330,8 +346,11 @@ pub fn decompress(
     if h.nbytes as usize > dest.len() {
         return Err(Error::WriteBuffer);
     }
-    let p = parse(src)?;
+    let mut p = parse(src)?;
     let nbytes = p.h.nbytes as usize;
+    // Delta reads the output back (block 0 and each block after unshuffling),
+    // and a postfilter works on a scratch copy: no streaming for those.
+    p.stream_out = nbytes >= STREAM_MIN_BYTES && !has_delta(&p) && dparams.postfilter.is_none();
     if let Some(m) = maskout {
         if m.len() != p.nblocks {
             return Err(Error::Data);

@@ -214,6 +214,9 @@ pub struct BackwardInfo<'a> {
     pub postfilter: Option<&'a dyn Postfilter>,
     /// Chunk index for postfilters.
     pub nchunk: i64,
+    /// A shuffle that writes the final output may use non-temporal stores
+    /// (the caller has ruled out delta and postfilters, which read it back).
+    pub stream_out: bool,
 }
 
 /// Undo the filters for one block. `data` holds the decoded streams (it is
@@ -276,7 +279,11 @@ pub fn backward(
         match f {
             SHUFFLE => {
                 let t = if meta == 0 { ts } else { meta as usize };
-                filter::unshuffle(t, input, output);
+                if bi.stream_out && to_out {
+                    filter::unshuffle_streaming(t, input, output);
+                } else {
+                    filter::unshuffle(t, input, output);
+                }
             }
             BITSHUFFLE => {
                 let nelems = bsize / ts.max(1);

@@ -166,6 +166,7 @@ impl<'a> VlChunk<'a> {
             info,
             postfilter: dparams.postfilter.as_deref(),
             nchunk: dparams.nchunk,
+            stream_out: false,
         };
         pipeline::backward(&bi, !needs_tmp, out, &mut a[..], &mut b[..], None, 0, j, 0)
     }

@@ -146,7 +146,7 @@ fn untrans_bit_elem(kernel: Kernel, ts: usize, n: usize, src: &[u8], dest: &mut 
     } else {
         with_scratch(n * ts, |bytes| {
             bits_rev(kernel, ts, n, src, bytes);
-            unshuffle_any(kernel, ts, bytes, dest);
+            unshuffle_any(kernel, ts, bytes, dest, false);
         });
     }
 }

@@ -31,7 +31,7 @@ pub use truncprec::truncate_precision;
 pub mod kernels {
     pub use super::bitshuffle::{bitshuffle_with, bitunshuffle_format_with, bitunshuffle_with};
     pub use super::dispatch::Kernel;
-    pub use super::shuffle::{shuffle_with, unshuffle_with};
+    pub use super::shuffle::{shuffle_with, unshuffle_stores, unshuffle_with};
 }
 
 /// Byte-shuffle: byte `j` of element `i` goes to `dest[j * n + i]`, where
@@ -45,6 +45,12 @@ pub fn shuffle(typesize: usize, src: &[u8], dest: &mut [u8]) {
 /// Inverse of [`shuffle`].
 pub fn unshuffle(typesize: usize, src: &[u8], dest: &mut [u8]) {
     shuffle::unshuffle_with(active_kernel(), typesize, src, dest)
+}
+
+/// [`unshuffle`] with non-temporal stores where the kernel has them: for a
+/// `dest` that is large and not read again soon (the same bytes either way).
+pub fn unshuffle_streaming(typesize: usize, src: &[u8], dest: &mut [u8]) {
+    shuffle::unshuffle_stores(active_kernel(), typesize, src, dest, true)
 }
 
 /// Bit-shuffle a block as `blosc2_bitshuffle` does: the largest multiple of

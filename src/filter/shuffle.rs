@@ -98,17 +98,37 @@ pub(super) fn shuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &mu
 
 /// Inverse of [`shuffle_with`].
 pub fn unshuffle_with(kernel: Kernel, typesize: usize, src: &[u8], dest: &mut [u8]) {
+    unshuffle_stores(kernel, typesize, src, dest, false);
+}
+
+/// [`unshuffle_with`], where `streaming` asks for non-temporal stores into
+/// `dest` (the AVX2 kernel has them for typesizes 2, 4, 8 and 16): the same
+/// bytes, written to memory without being read into the cache first, which
+/// saves memory bandwidth when `dest` is large and not read again soon.
+pub fn unshuffle_stores(
+    kernel: Kernel,
+    typesize: usize,
+    src: &[u8],
+    dest: &mut [u8],
+    streaming: bool,
+) {
     let len = src.len();
     assert!(dest.len() >= len, "unshuffle: dest shorter than src");
     if typesize == 0 || typesize > MAX_TYPESIZE {
         return;
     }
-    unshuffle_any(kernel, typesize, src, dest);
+    unshuffle_any(kernel, typesize, src, dest, streaming);
 }
 
-/// [`unshuffle_with`] without the typesize limit (`typesize >= 1`); the
+/// [`unshuffle_stores`] without the typesize limit (`typesize >= 1`); the
 /// bitshuffle filter needs larger ones when unshuffling.
-pub(super) fn unshuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &mut [u8]) {
+pub(super) fn unshuffle_any(
+    kernel: Kernel,
+    typesize: usize,
+    src: &[u8],
+    dest: &mut [u8],
+    streaming: bool,
+) {
     let len = src.len();
     let dest = &mut dest[..len];
     let ts = typesize;
@@ -125,7 +145,9 @@ pub(super) fn unshuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &
         Kernel::Sse2 => unsafe { sse2::unshuffle(ts, n, &src[..whole], &mut dest[..whole]) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
-        Kernel::Avx2 => unsafe { avx2::unshuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        Kernel::Avx2 => unsafe {
+            avx2::unshuffle(ts, n, &src[..whole], &mut dest[..whole], streaming)
+        },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
         Kernel::Neon => unsafe { neon::unshuffle(ts, n, &src[..whole], &mut dest[..whole]) },
@@ -210,6 +232,23 @@ mod tests {
                     let mut back = vec![0u8; len];
                     unshuffle_with(k, ts, &got[..len], &mut back);
                     assert_eq!(back, src, "{k:?} round trip ts={ts} len={len}");
+                    // Streaming stores, into an aligned and a misaligned start.
+                    for shift in [0, 1] {
+                        let mut buf = crate::chunk::pipeline::AlignedBuf::default();
+                        buf.grow_to(len + shift + 3);
+                        buf.fill(0x55);
+                        unshuffle_stores(k, ts, &got[..len], &mut buf[shift..], true);
+                        assert_eq!(
+                            &buf[shift..shift + len],
+                            &src[..],
+                            "{k:?} nt ts={ts} len={len}"
+                        );
+                        assert!(buf[..shift].iter().all(|&b| b == 0x55), "wrote before dest");
+                        assert!(
+                            buf[shift + len..].iter().all(|&b| b == 0x55),
+                            "wrote past len"
+                        );
+                    }
                 }
             }
         }

@@ -122,7 +122,11 @@ unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) ->
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
+    n: usize,
+    src: &[u8],
+    dest: &mut [u8],
+) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         let mut v = [_mm256_setzero_si256(); T];
@@ -136,12 +140,40 @@ unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) 
         for m in 0..T / 2 {
             let a = _mm256_permute2x128_si256::<0x20>(v[2 * m], v[2 * m + 1]);
             let b = _mm256_permute2x128_si256::<0x31>(v[2 * m], v[2 * m + 1]);
-            store(dest, i * T + 32 * m, a);
-            store(dest, (i + 16) * T + 32 * m, b);
+            if NT {
+                store_nt(dest, i * T + 32 * m, a);
+                store_nt(dest, (i + 16) * T + 32 * m, b);
+            } else {
+                store(dest, i * T + 32 * m, a);
+                store(dest, (i + 16) * T + 32 * m, b);
+            }
         }
         i += STEP;
     }
+    if NT {
+        // Order the streaming stores before whatever tells another thread
+        // that the block is done.
+        _mm_sfence();
+    }
     i
+}
+
+/// Like [`store`] but with non-temporal (streaming) stores, which write the
+/// line to memory without first reading it into the cache.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_nt(buf: &mut [u8], at: usize, v: __m256i) {
+    debug_assert!(at + 32 <= buf.len() && (buf.as_ptr() as usize + at) % 16 == 0);
+    let a = _mm256_castsi256_si128(v);
+    let b = _mm256_extracti128_si256::<1>(v);
+    // SAFETY: callers guarantee `at + 32 <= buf.len()` and a 16-byte aligned
+    // `buf[at..]` (what `_mm_stream_si128` needs); the buffer is exclusively
+    // borrowed.
+    unsafe {
+        let p = buf.as_mut_ptr().add(at);
+        _mm_stream_si128(p as *mut __m128i, a);
+        _mm_stream_si128(p.add(16) as *mut __m128i, b);
+    }
 }
 
 /// See `sse2::columns`.
@@ -208,19 +240,34 @@ pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -
     }
 }
 
-/// Unshuffle counterpart of [`shuffle`].
+/// Unshuffle counterpart of [`shuffle`]. With `streaming`, typesizes 2, 4, 8
+/// and 16 into a 16-byte aligned `dest` use non-temporal stores (the same
+/// bytes; for output that will not be read again soon).
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn unshuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+pub(super) unsafe fn unshuffle(
+    ts: usize,
+    n: usize,
+    src: &[u8],
+    dest: &mut [u8],
+    streaming: bool,
+) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
-    match ts {
-        2 => unshuffle_pow2::<2>(n, src, dest),
-        4 => unshuffle_pow2::<4>(n, src, dest),
-        8 => unshuffle_pow2::<8>(n, src, dest),
-        16 => unshuffle_pow2::<16>(n, src, dest),
-        t if t > 16 => unshuffle_wide(ts, n, src, dest),
+    // Every store of the pow2 kernels lands at a multiple of 32 bytes from
+    // `dest`, so an aligned start keeps them all aligned.
+    let nt = streaming && (dest.as_ptr() as usize) % 16 == 0;
+    match (ts, nt) {
+        (2, false) => unshuffle_pow2::<2, false>(n, src, dest),
+        (4, false) => unshuffle_pow2::<4, false>(n, src, dest),
+        (8, false) => unshuffle_pow2::<8, false>(n, src, dest),
+        (16, false) => unshuffle_pow2::<16, false>(n, src, dest),
+        (2, true) => unshuffle_pow2::<2, true>(n, src, dest),
+        (4, true) => unshuffle_pow2::<4, true>(n, src, dest),
+        (8, true) => unshuffle_pow2::<8, true>(n, src, dest),
+        (16, true) => unshuffle_pow2::<16, true>(n, src, dest),
+        (t, _) if t > 16 => unshuffle_wide(ts, n, src, dest),
         // SAFETY: AVX2 implies SSE2.
         _ => unsafe { super::sse2::unshuffle(ts, n, src, dest) },
     }
