@@ -645,7 +645,7 @@ fn copy_memcpyed(job: &Job, body: &mut [u8]) -> Result<()> {
         } else {
             1
         };
-        super::copy_in_parallel(nthreads, job.src, body);
+        super::copy_in_parallel(nthreads, job.src, body, false);
         return Ok(());
     };
     // With a prefilter, each block is the prefilter's output (filters are skipped).

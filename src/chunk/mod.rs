@@ -118,10 +118,18 @@ const PARALLEL_COPY_MIN: usize = 512 << 10;
 
 /// `dest.copy_from_slice(src)`, split over `nthreads` threads when it is
 /// large enough (plain-copy chunks, both ways, as the reference does: one
-/// core alone does not reach the memory bandwidth).
-pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8]) {
+/// core alone does not reach the memory bandwidth); `streaming` copies with
+/// non-temporal stores (see [`crate::filter::copy_streaming`]).
+pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8], streaming: bool) {
+    let copy = |from: &[u8], to: &mut [u8]| {
+        if streaming {
+            crate::filter::copy_streaming(from, to);
+        } else {
+            to.copy_from_slice(from);
+        }
+    };
     if nthreads <= 1 || src.len() < PARALLEL_COPY_MIN {
-        dest.copy_from_slice(src);
+        copy(src, dest);
         return;
     }
     let piece = src.len().div_ceil(nthreads);
@@ -133,7 +141,7 @@ pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8]) {
     crate::pool::run(nthreads, pieces.len(), &|i, _| {
         let mut p = pieces[i].lock().unwrap_or_else(|e| e.into_inner());
         let (to, from) = &mut *p;
-        to.copy_from_slice(from);
+        copy(from, to);
     });
 }
 

@@ -156,3 +156,45 @@ fn large_chunks_stream_the_same_bytes() {
         }
     }
 }
+
+/// Large plain-copy (incompressible) chunks and raw streams are copied with
+/// streaming stores: the same bytes, aligned or not, one or two threads.
+#[test]
+fn large_incompressible_chunks_stream_the_same_bytes() {
+    let n = decompress::STREAM_MIN_BYTES + 100;
+    let mut x = 0x1234_5678_9abc_def0u64;
+    let data: Vec<u8> = (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    for filt in [NOFILTER, SHUFFLE] {
+        for nthreads in [1i16, 2] {
+            let params = CParams {
+                typesize: 8,
+                nthreads,
+                filters: [0, 0, 0, 0, 0, filt],
+                ..CParams::default()
+            };
+            let c = compress(&params, &data).unwrap();
+            let dp = DParams {
+                nthreads,
+                ..DParams::default()
+            };
+            for shift in [0usize, 3] {
+                let mut buf = vec![0xEEu8; n + shift + 64];
+                let got = decompress_into(&dp, &c, &mut buf[shift..shift + n + 64]).unwrap();
+                assert_eq!(got, n);
+                assert!(
+                    buf[shift..shift + n] == data[..],
+                    "filter {filt} nthreads {nthreads}"
+                );
+                assert!(buf[..shift].iter().all(|&b| b == 0xEE));
+                assert!(buf[shift + n..].iter().all(|&b| b == 0xEE));
+            }
+        }
+    }
+}

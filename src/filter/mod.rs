@@ -18,11 +18,13 @@ mod delta;
 mod dispatch;
 pub mod plugins;
 mod shuffle;
+mod stream;
 mod truncprec;
 
 pub use delta::{delta_decode, delta_encode};
 pub use dispatch::{active_kernel, simd_kernel_name, Kernel};
 pub use shuffle::MAX_TYPESIZE;
+pub use stream::copy_streaming;
 pub use truncprec::truncate_precision;
 
 /// The (bit)shuffle entry points for an explicitly chosen [`Kernel`].
