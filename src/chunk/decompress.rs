@@ -29,16 +29,18 @@ pub(crate) struct Parsed<'a> {
     pub stream_out: bool,
 }
 
-/// Whole-chunk decompressions of at least this many bytes unshuffle into the
-/// destination with non-temporal stores.  Output this large does not stay in
-/// a core's L2 (and fills much of a shared L3) anyway, and ordinary stores
-/// first read every destination line from memory (the "read for ownership"),
-/// so streaming stores save a third to a half of the memory traffic of the
-/// final pass; when the machine's memory bandwidth is the limit that was
-/// 14-37% of decompression speed (2026-11-25, `benches/results/`).  Smaller
-/// chunks keep ordinary stores: their output is likely to be read from the
-/// cache right away.
-pub(crate) const STREAM_MIN_BYTES: usize = 2 << 20;
+/// Whole-chunk decompressions that write at least this many bytes per
+/// thread unshuffle (and copy stored data) into the destination with
+/// non-temporal stores.  Ordinary stores first read every destination line
+/// from memory (the "read for ownership"); streaming stores skip that, which
+/// pays when the output does not fit in the cache anyway and costs when it
+/// would have stayed there.  glibc's memcpy makes the same choice at 3/4 of a
+/// thread's share of the last-level cache (3 MiB on this 2-core, 8 MiB L3
+/// machine), and so does this constant.  Measured on 2026-11-25 (4 MiB
+/// chunks, `benches/results/`): one thread, shuffled data, 6-39% faster
+/// decompression per codec group; two threads (2 MiB each, under the
+/// threshold) plain copies that stream ran at half the speed of cached ones.
+pub(crate) const STREAM_MIN_BYTES: usize = 3 << 20;
 
 impl Parsed<'_> {
     pub fn block_size(&self, j: usize) -> (usize, bool) {
@@ -358,7 +360,13 @@ pub fn decompress(
     let nbytes = p.h.nbytes as usize;
     // Delta reads the output back (block 0 and each block after unshuffling),
     // and a postfilter works on a scratch copy: no streaming for those.
-    p.stream_out = nbytes >= STREAM_MIN_BYTES && !has_delta(&p) && dparams.postfilter.is_none();
+    let writers = if p.nblocks > 1 {
+        dparams.nthreads.max(1) as usize
+    } else {
+        1
+    };
+    p.stream_out =
+        nbytes / writers >= STREAM_MIN_BYTES && !has_delta(&p) && dparams.postfilter.is_none();
     if let Some(m) = maskout {
         if m.len() != p.nblocks {
             return Err(Error::Data);

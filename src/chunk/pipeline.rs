@@ -289,6 +289,9 @@ pub fn backward(
                 let nelems = bsize / ts.max(1);
                 if bi.version == 2 && nelems % 8 != 0 {
                     output.copy_from_slice(input);
+                } else if bi.stream_out && to_out {
+                    filter::bitunshuffle_streaming(ts, input, output)
+                        .map_err(|_| Error::FilterPipeline)?;
                 } else {
                     filter::bitunshuffle(ts, input, output).map_err(|_| Error::FilterPipeline)?;
                 }

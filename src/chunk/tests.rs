@@ -121,37 +121,39 @@ fn dicts_round_trip() {
     }
 }
 
-/// Chunks of at least `STREAM_MIN_BYTES` unshuffle with streaming stores:
-/// the same bytes for every typesize the streaming kernels cover and others,
-/// into aligned and misaligned destinations, with one and two threads, and
-/// nothing written past the chunk.
+/// Chunks of at least `STREAM_MIN_BYTES` (bit)unshuffle with streaming
+/// stores: the same bytes for every typesize the streaming kernels cover and
+/// others, into aligned and misaligned destinations, with one and two
+/// threads, and nothing written past the chunk.
 #[test]
 fn large_chunks_stream_the_same_bytes() {
     let n = decompress::STREAM_MIN_BYTES + 48;
     let data = sample(n);
-    for typesize in [2i32, 4, 8, 16, 3] {
-        for nthreads in [1i16, 2] {
-            let params = CParams {
-                typesize,
-                nthreads,
-                filters: [0, 0, 0, 0, 0, SHUFFLE],
-                ..CParams::default()
-            };
-            let c = compress(&params, &data).unwrap();
-            let dp = DParams {
-                nthreads,
-                ..DParams::default()
-            };
-            for shift in [0usize, 8, 1] {
-                let mut buf = vec![0xEEu8; n + shift + 64];
-                let got = decompress_into(&dp, &c, &mut buf[shift..shift + n + 64]).unwrap();
-                assert_eq!(got, n);
-                assert!(
-                    buf[shift..shift + n] == data[..],
-                    "typesize {typesize} nthreads {nthreads} shift {shift}"
-                );
-                assert!(buf[..shift].iter().all(|&b| b == 0xEE));
-                assert!(buf[shift + n..].iter().all(|&b| b == 0xEE));
+    for filt in [SHUFFLE, BITSHUFFLE] {
+        for typesize in [2i32, 4, 8, 16, 3] {
+            for nthreads in [1i16, 2] {
+                let params = CParams {
+                    typesize,
+                    nthreads,
+                    filters: [0, 0, 0, 0, 0, filt],
+                    ..CParams::default()
+                };
+                let c = compress(&params, &data).unwrap();
+                let dp = DParams {
+                    nthreads,
+                    ..DParams::default()
+                };
+                for shift in [0usize, 8, 1] {
+                    let mut buf = vec![0xEEu8; n + shift + 64];
+                    let got = decompress_into(&dp, &c, &mut buf[shift..shift + n + 64]).unwrap();
+                    assert_eq!(got, n);
+                    assert!(
+                        buf[shift..shift + n] == data[..],
+                        "filter {filt} typesize {typesize} nthreads {nthreads} shift {shift}"
+                    );
+                    assert!(buf[..shift].iter().all(|&b| b == 0xEE));
+                    assert!(buf[shift + n..].iter().all(|&b| b == 0xEE));
+                }
             }
         }
     }

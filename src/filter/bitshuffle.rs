@@ -139,14 +139,22 @@ fn trans_bit_elem(kernel: Kernel, ts: usize, n: usize, src: &[u8], dest: &mut [u
     }
 }
 
-/// Inverse of [`trans_bit_elem`].
-fn untrans_bit_elem(kernel: Kernel, ts: usize, n: usize, src: &[u8], dest: &mut [u8]) {
+/// Inverse of [`trans_bit_elem`]; `streaming` asks the final byte unshuffle
+/// for non-temporal stores (see `shuffle::unshuffle_stores`).
+fn untrans_bit_elem(
+    kernel: Kernel,
+    ts: usize,
+    n: usize,
+    src: &[u8],
+    dest: &mut [u8],
+    streaming: bool,
+) {
     if ts == 1 {
         bits_rev(kernel, 1, n, src, dest);
     } else {
         with_scratch(n * ts, |bytes| {
             bits_rev(kernel, ts, n, src, bytes);
-            unshuffle_any(kernel, ts, bytes, dest, false);
+            unshuffle_any(kernel, ts, bytes, dest, streaming);
         });
     }
 }
@@ -184,6 +192,18 @@ pub fn bitunshuffle_with(
     src: &[u8],
     dest: &mut [u8],
 ) -> Result<(), ()> {
+    bitunshuffle_stores(kernel, typesize, src, dest, false)
+}
+
+/// [`bitunshuffle_with`], where `streaming` writes `dest` with non-temporal
+/// stores where the kernel has them (the same bytes).
+pub fn bitunshuffle_stores(
+    kernel: Kernel,
+    typesize: usize,
+    src: &[u8],
+    dest: &mut [u8],
+    streaming: bool,
+) -> Result<(), ()> {
     let len = src.len();
     assert!(dest.len() >= len, "bitunshuffle: dest shorter than src");
     if typesize == 0 {
@@ -192,7 +212,14 @@ pub fn bitunshuffle_with(
     let n = (len / typesize) & !7;
     let whole = n * typesize;
     if n > 0 {
-        untrans_bit_elem(kernel, typesize, n, &src[..whole], &mut dest[..whole]);
+        untrans_bit_elem(
+            kernel,
+            typesize,
+            n,
+            &src[..whole],
+            &mut dest[..whole],
+            streaming,
+        );
     }
     dest[whole..len].copy_from_slice(&src[whole..]);
     Ok(())
@@ -225,7 +252,14 @@ pub fn bitunshuffle_format_with(
     if n % 8 == 0 {
         let whole = n * typesize;
         if n > 0 {
-            untrans_bit_elem(kernel, typesize, n, &src[..whole], &mut dest[..whole]);
+            untrans_bit_elem(
+                kernel,
+                typesize,
+                n,
+                &src[..whole],
+                &mut dest[..whole],
+                false,
+            );
         }
         dest[whole..len].copy_from_slice(&src[whole..]);
     } else {

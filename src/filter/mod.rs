@@ -68,6 +68,12 @@ pub fn bitunshuffle(typesize: usize, src: &[u8], dest: &mut [u8]) -> Result<(), 
     bitshuffle::bitunshuffle_with(active_kernel(), typesize, src, dest)
 }
 
+/// [`bitunshuffle`] with non-temporal stores where the kernel has them, for a
+/// `dest` that is large and not read again soon (the same bytes either way).
+pub fn bitunshuffle_streaming(typesize: usize, src: &[u8], dest: &mut [u8]) -> Result<(), ()> {
+    bitshuffle::bitunshuffle_stores(active_kernel(), typesize, src, dest, true)
+}
+
 /// Bit-unshuffle a block of a chunk written with the given format version
 /// (the chunk header's version byte).  Version 2 chunks only bit-shuffled
 /// blocks whose element count is a multiple of 8 and stored others verbatim.
