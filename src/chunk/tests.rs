@@ -121,39 +121,46 @@ fn dicts_round_trip() {
     }
 }
 
-/// Chunks of at least `STREAM_MIN_BYTES` (bit)unshuffle with streaming
-/// stores: the same bytes for every typesize the streaming kernels cover and
-/// others, into aligned and misaligned destinations, with one and two
-/// threads, and nothing written past the chunk.
+/// Compress `data` with `filter` and decompress it into destinations that
+/// start 0 and `shifts` bytes past an allocation; check the bytes and that
+/// nothing around them was written.
+fn check_large_round_trip(data: &[u8], filter: u8, typesize: i32, nthreads: i16, shifts: &[usize]) {
+    let n = data.len();
+    let params = CParams {
+        typesize,
+        nthreads,
+        filters: [0, 0, 0, 0, 0, filter],
+        ..CParams::default()
+    };
+    let c = compress(&params, data).unwrap();
+    let dp = DParams {
+        nthreads,
+        ..DParams::default()
+    };
+    for &shift in shifts {
+        let mut buf = vec![0xEEu8; n + shift + 64];
+        let got = decompress_into(&dp, &c, &mut buf[shift..shift + n + 64]).unwrap();
+        assert_eq!(got, n);
+        assert!(
+            buf[shift..shift + n] == data[..],
+            "filter {filter} typesize {typesize} nthreads {nthreads} shift {shift}"
+        );
+        assert!(buf[..shift].iter().all(|&b| b == 0xEE));
+        assert!(buf[shift + n..].iter().all(|&b| b == 0xEE));
+    }
+}
+
+/// Chunks whose threads each write at least `STREAM_MIN_BYTES` (bit)unshuffle
+/// with streaming stores: the same bytes for the typesizes the streaming
+/// kernels cover and another, into aligned and misaligned destinations, with
+/// one and two threads, and nothing written past the chunk.
 #[test]
 fn large_chunks_stream_the_same_bytes() {
-    let n = decompress::STREAM_MIN_BYTES + 48;
-    let data = sample(n);
-    for filt in [SHUFFLE, BITSHUFFLE] {
-        for typesize in [2i32, 4, 8, 16, 3] {
-            for nthreads in [1i16, 2] {
-                let params = CParams {
-                    typesize,
-                    nthreads,
-                    filters: [0, 0, 0, 0, 0, filt],
-                    ..CParams::default()
-                };
-                let c = compress(&params, &data).unwrap();
-                let dp = DParams {
-                    nthreads,
-                    ..DParams::default()
-                };
-                for shift in [0usize, 8, 1] {
-                    let mut buf = vec![0xEEu8; n + shift + 64];
-                    let got = decompress_into(&dp, &c, &mut buf[shift..shift + n + 64]).unwrap();
-                    assert_eq!(got, n);
-                    assert!(
-                        buf[shift..shift + n] == data[..],
-                        "filter {filt} typesize {typesize} nthreads {nthreads} shift {shift}"
-                    );
-                    assert!(buf[..shift].iter().all(|&b| b == 0xEE));
-                    assert!(buf[shift + n..].iter().all(|&b| b == 0xEE));
-                }
+    let data = sample(2 * decompress::STREAM_MIN_BYTES + 48);
+    for filter in [SHUFFLE, BITSHUFFLE] {
+        for typesize in [2, 4, 8, 16, 3] {
+            for nthreads in [1, 2] {
+                check_large_round_trip(&data, filter, typesize, nthreads, &[0, 8, 1]);
             }
         }
     }
@@ -163,9 +170,8 @@ fn large_chunks_stream_the_same_bytes() {
 /// streaming stores: the same bytes, aligned or not, one or two threads.
 #[test]
 fn large_incompressible_chunks_stream_the_same_bytes() {
-    let n = decompress::STREAM_MIN_BYTES + 100;
     let mut x = 0x1234_5678_9abc_def0u64;
-    let data: Vec<u8> = (0..n)
+    let data: Vec<u8> = (0..2 * decompress::STREAM_MIN_BYTES + 100)
         .map(|_| {
             x ^= x << 13;
             x ^= x >> 7;
@@ -173,30 +179,9 @@ fn large_incompressible_chunks_stream_the_same_bytes() {
             x as u8
         })
         .collect();
-    for filt in [NOFILTER, SHUFFLE] {
-        for nthreads in [1i16, 2] {
-            let params = CParams {
-                typesize: 8,
-                nthreads,
-                filters: [0, 0, 0, 0, 0, filt],
-                ..CParams::default()
-            };
-            let c = compress(&params, &data).unwrap();
-            let dp = DParams {
-                nthreads,
-                ..DParams::default()
-            };
-            for shift in [0usize, 3] {
-                let mut buf = vec![0xEEu8; n + shift + 64];
-                let got = decompress_into(&dp, &c, &mut buf[shift..shift + n + 64]).unwrap();
-                assert_eq!(got, n);
-                assert!(
-                    buf[shift..shift + n] == data[..],
-                    "filter {filt} nthreads {nthreads}"
-                );
-                assert!(buf[..shift].iter().all(|&b| b == 0xEE));
-                assert!(buf[shift + n..].iter().all(|&b| b == 0xEE));
-            }
+    for filter in [NOFILTER, SHUFFLE] {
+        for nthreads in [1, 2] {
+            check_large_round_trip(&data, filter, 8, nthreads, &[0, 3]);
         }
     }
 }
