@@ -25,22 +25,9 @@ pub(crate) struct Parsed<'a> {
     pub memcpyed: bool,
     pub dict: Option<DecompressDict<'a>>,
     /// Unshuffle into the destination with streaming (non-temporal) stores:
-    /// set by [`decompress`] for large chunks, see [`STREAM_MIN_BYTES`].
+    /// set by [`decompress`] for large chunks, see [`super::STREAM_MIN_BYTES`].
     pub stream_out: bool,
 }
-
-/// Whole-chunk decompressions that write at least this many bytes per
-/// thread unshuffle (and copy stored data) into the destination with
-/// non-temporal stores.  Ordinary stores first read every destination line
-/// from memory (the "read for ownership"); streaming stores skip that, which
-/// pays when the output does not fit in the cache anyway and costs when it
-/// would have stayed there.  glibc's memcpy makes the same choice at 3/4 of a
-/// thread's share of the last-level cache (3 MiB on this 2-core, 8 MiB L3
-/// machine), and so does this constant.  Measured on 2026-11-25 (4 MiB
-/// chunks, `benches/results/`): one thread, shuffled data, 6-39% faster
-/// decompression per codec group; two threads (2 MiB each, under the
-/// threshold) plain copies that stream ran at half the speed of cached ones.
-pub(crate) const STREAM_MIN_BYTES: usize = 3 << 20;
 
 impl Parsed<'_> {
     pub fn block_size(&self, j: usize) -> (usize, bool) {
@@ -365,8 +352,9 @@ pub fn decompress(
     } else {
         1
     };
-    p.stream_out =
-        nbytes / writers >= STREAM_MIN_BYTES && !has_delta(&p) && dparams.postfilter.is_none();
+    p.stream_out = nbytes / writers >= super::STREAM_MIN_BYTES
+        && !has_delta(&p)
+        && dparams.postfilter.is_none();
     if let Some(m) = maskout {
         if m.len() != p.nblocks {
             return Err(Error::Data);

@@ -113,6 +113,20 @@ pub fn header(src: &[u8]) -> Result<ChunkHeader> {
     ChunkHeader::parse(src)
 }
 
+/// Whole-chunk decompressions that write at least this many bytes per
+/// thread unshuffle (and copy stored data) into the destination with
+/// non-temporal stores.  Ordinary stores first read every destination line
+/// from memory (the "read for ownership"); streaming stores skip that, which
+/// pays when the output does not fit in the cache anyway and costs when it
+/// would have stayed there.  glibc's memcpy makes the same choice at 3/4 of a
+/// thread's share of the last-level cache (3 MiB on this 2-core, 8 MiB L3
+/// machine), and so does this constant.  Measured on 2026-11-25 (4 MiB
+/// chunks, `benches/results/`): one thread, shuffled data, decompression
+/// per codec group went from 0.97-1.07 of the reference's speed to
+/// 1.16-1.42; with a 2 MiB threshold, two threads streaming plain copies of
+/// 2 MiB each ran at half the speed of the cached copies.
+pub(crate) const STREAM_MIN_BYTES: usize = 3 << 20;
+
 /// Below this many bytes a plain copy is done by the calling thread alone.
 const PARALLEL_COPY_MIN: usize = 512 << 10;
 

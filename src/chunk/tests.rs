@@ -156,7 +156,7 @@ fn check_large_round_trip(data: &[u8], filter: u8, typesize: i32, nthreads: i16,
 /// one and two threads, and nothing written past the chunk.
 #[test]
 fn large_chunks_stream_the_same_bytes() {
-    let data = sample(2 * decompress::STREAM_MIN_BYTES + 48);
+    let data = sample(2 * STREAM_MIN_BYTES + 48);
     for filter in [SHUFFLE, BITSHUFFLE] {
         for typesize in [2, 4, 8, 16, 3] {
             for nthreads in [1, 2] {
@@ -171,7 +171,7 @@ fn large_chunks_stream_the_same_bytes() {
 #[test]
 fn large_incompressible_chunks_stream_the_same_bytes() {
     let mut x = 0x1234_5678_9abc_def0u64;
-    let data: Vec<u8> = (0..2 * decompress::STREAM_MIN_BYTES + 100)
+    let data: Vec<u8> = (0..2 * STREAM_MIN_BYTES + 100)
         .map(|_| {
             x ^= x << 13;
             x ^= x >> 7;
