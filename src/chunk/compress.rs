@@ -338,9 +338,7 @@ fn compress_blocks_parallel(
             let mut claimed = lock().claim(nblocks);
             while let Some(j) = claimed {
                 let mut buf = spare.take().unwrap_or_else(|| take_buffer(cap(0)));
-                if buf.len() < cap(j) {
-                    buf.grow_to(cap(j));
-                }
+                buf.grow_to(cap(j));
                 raw.clear();
                 let to_raw = defer_raw.then_some(&mut raw);
                 let r = compress_block(job, j, &mut buf[..cap(j)], &mut sc, tid as i32, to_raw);
@@ -423,9 +421,7 @@ fn take_buffer(n: usize) -> AlignedBuf {
         .unwrap_or_else(|e| e.into_inner())
         .pop()
         .unwrap_or_default();
-    if v.len() < n {
-        v.grow_to(n);
-    }
+    v.grow_to(n);
     v
 }
 

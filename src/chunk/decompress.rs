@@ -24,8 +24,9 @@ pub(crate) struct Parsed<'a> {
     pub special: Special,
     pub memcpyed: bool,
     pub dict: Option<DecompressDict<'a>>,
-    /// Unshuffle into the destination with streaming (non-temporal) stores:
-    /// set by [`decompress`] for large chunks, see [`super::STREAM_MIN_BYTES`].
+    /// Write the destination (unshuffle, stored data) with streaming
+    /// (non-temporal) stores: set by [`decompress`] for large chunks, see
+    /// [`super::STREAM_MIN_BYTES`].
     pub stream_out: bool,
 }
 
@@ -279,10 +280,12 @@ fn decode_block(
                 if src.len() < cs {
                     return Err(Error::ReadBuffer);
                 }
-                if cs == neblock && stream_raw {
-                    crate::filter::copy_streaming(&src[..cs], dst);
-                } else if cs == neblock {
-                    dst.copy_from_slice(&src[..cs]);
+                if cs == neblock {
+                    if stream_raw {
+                        crate::filter::copy_streaming(&src[..cs], dst);
+                    } else {
+                        dst.copy_from_slice(&src[..cs]);
+                    }
                 } else {
                     codec::decompress_stream(
                         compformat,
@@ -345,16 +348,17 @@ pub fn decompress(
     }
     let mut p = parse(src)?;
     let nbytes = p.h.nbytes as usize;
-    // Delta reads the output back (block 0 and each block after unshuffling),
-    // and a postfilter works on a scratch copy: no streaming for those.
+    let delta = has_delta(&p);
+    // Threads writing the output (a one-block chunk is written by one).
     let writers = if p.nblocks > 1 {
         dparams.nthreads.max(1) as usize
     } else {
         1
     };
-    p.stream_out = nbytes / writers >= super::STREAM_MIN_BYTES
-        && !has_delta(&p)
-        && dparams.postfilter.is_none();
+    // Delta reads the output back (block 0 and each block after unshuffling),
+    // and a postfilter works on a scratch copy: no streaming for those.
+    p.stream_out =
+        nbytes / writers >= super::STREAM_MIN_BYTES && !delta && dparams.postfilter.is_none();
     if let Some(m) = maskout {
         if m.len() != p.nblocks {
             return Err(Error::Data);
@@ -369,18 +373,12 @@ pub fn decompress(
         return Ok(nbytes);
     }
     if p.memcpyed && dparams.postfilter.is_none() && maskout.is_none() {
-        let nthreads = if p.nblocks > 1 {
-            dparams.nthreads.max(1) as usize
-        } else {
-            1
-        };
         let from = &p.src[p.overhead..p.overhead + nbytes];
-        super::copy_in_parallel(nthreads, from, dest, p.stream_out);
+        super::copy_in_parallel(writers, from, dest, p.stream_out);
         return Ok(nbytes);
     }
     let skip = |j: usize| maskout.is_some_and(|m| m[j]);
     let nthreads = dparams.nthreads.max(1) as usize;
-    let delta = has_delta(&p);
     if nthreads > 1 && p.nblocks > 1 && !delta {
         // No block depends on another: all of them go to the workers.
         let blocks = dest.chunks_mut(p.blocksize).enumerate().collect();

@@ -111,9 +111,7 @@ pub fn forward<'s>(
             t => t,
         };
         let out_size = nelems * out_ts as usize;
-        if a.len() < out_size.max(bsize) {
-            a.grow_to(out_size.max(bsize));
-        }
+        a.grow_to(out_size.max(bsize));
         let disposable = pf.output_is_disposable();
         if !disposable {
             a[..out_size].fill(0);
