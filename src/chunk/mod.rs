@@ -118,9 +118,11 @@ pub fn header(src: &[u8]) -> Result<ChunkHeader> {
 /// non-temporal stores.  Ordinary stores first read every destination line
 /// from memory (the "read for ownership"); streaming stores skip that, which
 /// pays when the output does not fit in the cache anyway and costs when it
-/// would have stayed there.  glibc's memcpy makes the same choice at 3/4 of a
-/// thread's share of the last-level cache (3 MiB on this 2-core, 8 MiB L3
-/// machine), and so does this constant.  Measured on 2026-11-25 (4 MiB
+/// would have stayed there.  The constant is 3/4 of a thread's share of the
+/// last-level cache of the 2-core, 8 MiB L3 machine it was tuned on (glibc
+/// derives its own memcpy threshold in the same way, but from the cache size
+/// CPUID reports: that VM reports 64 MiB, so its memcpy streams only from
+/// 48 MiB on; `ld.so --list-diagnostics`).  Measured on 2026-11-25 (4 MiB
 /// chunks, `benches/results/`): one thread, shuffled data, decompression
 /// per codec group went from 0.97-1.07 of the reference's speed to
 /// 1.16-1.42; with a 2 MiB threshold, two threads streaming plain copies of

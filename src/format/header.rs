@@ -206,6 +206,7 @@ impl ChunkHeader {
     }
 
     /// Parse the first 16 bytes only (what `cbuffer_sizes` and friends look at).
+    #[inline(always)]
     pub fn parse_min(src: &[u8]) -> Result<ChunkHeader> {
         if src.len() < MIN_HEADER_LENGTH {
             return Err(Error::ReadBuffer);
@@ -233,6 +234,12 @@ impl ChunkHeader {
     }
 
     /// Parse and validate a whole header (16 or 32 bytes as the flags say).
+    ///
+    /// Always inlined, like `parse_min`: as a call it returns the header
+    /// through memory written a field at a time, and the caller's wide copies
+    /// of it then wait on store forwarding; perf put that at a tenth of the
+    /// cost of decompressing a 64-byte chunk.
+    #[inline(always)]
     pub fn parse(src: &[u8]) -> Result<ChunkHeader> {
         let mut h = Self::parse_min(src)?;
         if h.is_extended() {

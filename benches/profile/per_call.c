@@ -1,0 +1,113 @@
+/* Fixed cost of one call: compress one small buffer once, then decompress it
+   (or, with COMP=1 in the environment, compress it) ITERS times in a row
+   through one context, five rounds, and print the best round's time per
+   call.  The buffer stays in the cache, so what differs between libraries
+   is the work done around the codec.  The library is opened by path:
+
+     gcc -O2 -I.ref/blosc2/include benches/profile/per_call.c -o per_call -ldl
+     ./per_call $PWD/.ref/blosc2/lib/libblosc2.so.9 4096 1 1 1
+     ./per_call $PWD/target/release/libblosc2.so      4096 1 1 1
+
+   Arguments: LIB NBYTES FILTER(0 none, 1 shuffle, 2 bitshuffle) DATA CODEC
+   DATA: 0 random bytes (stored raw), 1 a byte counter that steps every
+   8 bytes (compressible), 2 zeros (a special-value chunk).  Typesize 8,
+   clevel 5, one thread.  ITERS from the environment, default 200000. */
+#include <blosc2.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef void (*init_fn)(void);
+typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
+typedef blosc2_context *(*dctx_fn)(blosc2_dparams);
+typedef int (*code_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
+
+int main(int argc, char **argv) {
+  if (argc != 6) {
+    fprintf(stderr, "usage: %s LIB NBYTES FILTER DATA CODEC\n", argv[0]);
+    return 2;
+  }
+  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (lib == NULL) {
+    fprintf(stderr, "%s\n", dlerror());
+    return 1;
+  }
+  init_fn init = (init_fn)dlsym(lib, "blosc2_init");
+  cctx_fn new_cctx = (cctx_fn)dlsym(lib, "blosc2_create_cctx");
+  dctx_fn new_dctx = (dctx_fn)dlsym(lib, "blosc2_create_dctx");
+  code_fn compress = (code_fn)dlsym(lib, "blosc2_compress_ctx");
+  code_fn decompress = (code_fn)dlsym(lib, "blosc2_decompress_ctx");
+  if (!init || !new_cctx || !new_dctx || !compress || !decompress) {
+    fprintf(stderr, "missing symbols in %s\n", argv[1]);
+    return 1;
+  }
+  init();
+
+  int32_t n = atoi(argv[2]);
+  int filter = atoi(argv[3]);
+  int data = atoi(argv[4]);
+  int codec = atoi(argv[5]);
+  const char *it = getenv("ITERS");
+  long iters = it ? atol(it) : 200000;
+  int time_compression = getenv("COMP") != NULL;
+  if (n <= 0 || iters <= 0) {
+    fprintf(stderr, "NBYTES and ITERS must be positive\n");
+    return 2;
+  }
+
+  uint8_t *src = malloc((size_t)n);
+  int32_t cap = n + BLOSC2_MAX_OVERHEAD;
+  uint8_t *packed = malloc((size_t)cap);
+  uint8_t *back = malloc((size_t)n);
+  uint64_t state = 0x243F6A8885A308D3ULL;
+  for (int32_t i = 0; i < n; i++) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    src[i] = data == 0 ? (uint8_t)(state >> 56) : data == 1 ? (uint8_t)(i / 8) : 0;
+  }
+
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.compcode = (uint8_t)codec;
+  cp.clevel = 5;
+  cp.typesize = 8;
+  cp.nthreads = 1;
+  cp.filters[BLOSC2_MAX_FILTERS - 1] = (uint8_t)filter;
+  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
+  dp.nthreads = 1;
+  blosc2_context *cctx = new_cctx(cp);
+  blosc2_context *dctx = new_dctx(dp);
+  int csize = compress(cctx, src, n, packed, cap);
+  if (csize <= 0 || decompress(dctx, packed, csize, back, n) != n ||
+      memcmp(src, back, (size_t)n) != 0) {
+    fprintf(stderr, "round trip failed (csize %d)\n", csize);
+    return 1;
+  }
+
+  double best = 1e30;
+  for (int round = 0; round < 5; round++) {
+    double t = seconds();
+    int rc = 0;
+    if (time_compression) {
+      for (long i = 0; i < iters; i++) rc |= compress(cctx, src, n, packed, cap) <= 0;
+    } else {
+      for (long i = 0; i < iters; i++) rc |= decompress(dctx, packed, csize, back, n) != n;
+    }
+    t = seconds() - t;
+    if (rc) {
+      fprintf(stderr, "a call failed\n");
+      return 1;
+    }
+    if (t < best) best = t;
+  }
+  printf("%s: %s nbytes %d csize %d: %.1f ns/call\n", argv[1],
+         time_compression ? "compress" : "decompress", n, csize, best / (double)iters * 1e9);
+  return 0;
+}
