@@ -3,7 +3,7 @@
 
 use std::arch::x86_64::*;
 
-use super::Scan;
+use super::{Scan, Table};
 
 /// Proof that the CPU supports AVX2: only [`Wide::detect`] makes one.
 #[derive(Clone, Copy)]
@@ -46,12 +46,24 @@ impl Scan for Wide {
 }
 
 #[target_feature(enable = "avx2")]
-fn compress_levels_avx2(wide: Wide, clevel: usize, input: &[u8], output: &mut [u8]) -> usize {
-    super::compress_levels(wide, clevel, input, output)
+fn compress_levels_avx2(
+    wide: Wide,
+    clevel: usize,
+    input: &[u8],
+    output: &mut [u8],
+    table: &mut Table,
+) -> usize {
+    super::compress_levels(wide, clevel, input, output, table)
 }
 
 /// [`super::compress_levels`] compiled for AVX2.
-pub(super) fn compress_levels(wide: Wide, clevel: usize, input: &[u8], output: &mut [u8]) -> usize {
+pub(super) fn compress_levels(
+    wide: Wide,
+    clevel: usize,
+    input: &[u8],
+    output: &mut [u8],
+    table: &mut Table,
+) -> usize {
     // SAFETY: holding a `Wide` proves the CPU supports AVX2.
-    unsafe { compress_levels_avx2(wide, clevel, input, output) }
+    unsafe { compress_levels_avx2(wide, clevel, input, output, table) }
 }
