@@ -373,9 +373,7 @@ pub fn decompress(
     };
     // Delta reads the output back (block 0 and each block after unshuffling),
     // and a postfilter works on a scratch copy: no streaming for those.
-    p.stream_out = nbytes >= super::STREAM_MIN_BYTES.saturating_mul(writers)
-        && !delta
-        && dparams.postfilter.is_none();
+    p.stream_out = nbytes >= super::STREAM_MIN_BYTES && !delta && dparams.postfilter.is_none();
     if let Some(m) = maskout {
         if m.len() != p.nblocks {
             return Err(Error::Data);

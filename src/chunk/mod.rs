@@ -113,20 +113,24 @@ pub fn header(src: &[u8]) -> Result<ChunkHeader> {
     ChunkHeader::parse(src)
 }
 
-/// Whole-chunk decompressions that write at least this many bytes per
-/// thread unshuffle (and copy stored data) into the destination with
-/// non-temporal stores.  Ordinary stores first read every destination line
-/// from memory (the "read for ownership"); streaming stores skip that, which
-/// pays when the output does not fit in the cache anyway and costs when it
-/// would have stayed there.  The constant is 3/4 of a thread's share of the
-/// last-level cache of the 2-core, 8 MiB L3 machine it was tuned on (glibc
-/// derives its own memcpy threshold in the same way, but from the cache size
-/// CPUID reports: that VM reports 64 MiB, so its memcpy streams only from
-/// 48 MiB on; `ld.so --list-diagnostics`).  Measured on 2026-11-25 (4 MiB
-/// chunks, `benches/results/`): one thread, shuffled data, decompression
-/// per codec group went from 0.97-1.07 of the reference's speed to
-/// 1.16-1.42; with a 2 MiB threshold, two threads streaming plain copies of
-/// 2 MiB each ran at half the speed of the cached copies.
+/// Whole-chunk decompressions that write at least this many bytes
+/// unshuffle (and copy stored data) into the destination with non-temporal
+/// stores, whatever the number of threads sharing the work.  Ordinary
+/// stores first read every destination line from memory (the "read for
+/// ownership"); streaming stores skip that, which pays when the output does
+/// not fit in the cache anyway and costs when it would have stayed there.
+/// The constant is 3/8 of the last-level cache of the 2-core, 8 MiB L3
+/// machine it was tuned on (glibc derives its own memcpy threshold from the
+/// cache size CPUID reports: that VM reports 64 MiB, so its memcpy streams
+/// only from 48 MiB on; `ld.so --list-diagnostics`).  Measured on
+/// 2026-11-25 (4 MiB chunks, `benches/results/`): one thread, shuffled
+/// data, decompression per codec group went from 0.97-1.07 of the
+/// reference's speed to 1.16-1.42.  An earlier rule asked for this much per
+/// thread, because two threads streaming 2 MiB each had measured slower
+/// than cached copies; that measurement was spoilt by 4K aliasing in the
+/// streaming copy (see `filter::stream`).  Once that was fixed, streaming
+/// also with two threads took their decompression of 4 MiB lz4 chunks
+/// (clevel 5, all filters and datasets) from 9.45 to 11.95 GB/s (geomean).
 pub(crate) const STREAM_MIN_BYTES: usize = 3 << 20;
 
 /// Below this many bytes a plain copy is done by the calling thread alone.

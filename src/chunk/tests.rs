@@ -150,7 +150,7 @@ fn check_large_round_trip(data: &[u8], filter: u8, typesize: i32, nthreads: i16,
     }
 }
 
-/// Chunks whose threads each write at least `STREAM_MIN_BYTES` (bit)unshuffle
+/// Chunks of at least `STREAM_MIN_BYTES` (bit)unshuffle
 /// with streaming stores: the same bytes for the typesizes the streaming
 /// kernels cover and another, into aligned and misaligned destinations, with
 /// one and two threads, and nothing written past the chunk.
