@@ -26,7 +26,7 @@ pub(crate) struct Parsed<'a> {
     pub dict: Option<DecompressDict<'a>>,
     /// Write the destination (unshuffle, stored data) with streaming
     /// (non-temporal) stores: set by [`decompress`] for large chunks, see
-    /// [`super::STREAM_MIN_BYTES`].
+    /// [`super::stream_min_bytes`].
     pub stream_out: bool,
 }
 
@@ -373,7 +373,7 @@ pub fn decompress(
     };
     // Delta reads the output back (block 0 and each block after unshuffling),
     // and a postfilter works on a scratch copy: no streaming for those.
-    p.stream_out = nbytes >= super::STREAM_MIN_BYTES && !delta && dparams.postfilter.is_none();
+    p.stream_out = nbytes >= super::stream_min_bytes() && !delta && dparams.postfilter.is_none();
     if let Some(m) = maskout {
         if m.len() != p.nblocks {
             return Err(Error::Data);

@@ -113,25 +113,72 @@ pub fn header(src: &[u8]) -> Result<ChunkHeader> {
     ChunkHeader::parse(src)
 }
 
-/// Whole-chunk decompressions that write at least this many bytes
+/// Whole-chunk decompressions that write at least [`stream_min_bytes`]
 /// unshuffle (and copy stored data) into the destination with non-temporal
 /// stores, whatever the number of threads sharing the work.  Ordinary
 /// stores first read every destination line from memory (the "read for
 /// ownership"); streaming stores skip that, which pays when the output does
 /// not fit in the cache anyway and costs when it would have stayed there.
-/// The constant is 3/8 of the last-level cache of the 2-core, 8 MiB L3
-/// machine it was tuned on (glibc derives its own memcpy threshold from the
-/// cache size CPUID reports: that VM reports 64 MiB, so its memcpy streams
-/// only from 48 MiB on; `ld.so --list-diagnostics`).  Measured on
-/// 2026-11-25 (4 MiB chunks, `benches/results/`): one thread, shuffled
-/// data, decompression per codec group went from 0.97-1.07 of the
-/// reference's speed to 1.16-1.42.  An earlier rule asked for this much per
-/// thread, because two threads streaming 2 MiB each had measured slower
-/// than cached copies; that measurement was spoilt by 4K aliasing in the
-/// streaming copy (see `filter::stream`).  Once that was fixed, streaming
-/// also with two threads took their decompression of 4 MiB lz4 chunks
-/// (clevel 5, all filters and datasets) from 9.45 to 11.95 GB/s (geomean).
-pub(crate) const STREAM_MIN_BYTES: usize = 3 << 20;
+///
+/// The threshold is 3/8 of the last-level cache as Linux reports it in
+/// sysfs (this constant where that cannot be read).  It was first a
+/// constant, 3 MiB, tuned on a 2-core VM with an 8 MiB L3: there, on
+/// 2026-11-25 (4 MiB chunks, `benches/results/`), one thread decompressing
+/// shuffled data went from 0.97-1.07 of the reference's speed to 1.16-1.42,
+/// and two threads decompressing 4 MiB lz4 chunks from 9.45 to 11.95 GB/s.
+/// On a Zen 5 VM with a 32 MiB L3 the same constant made 4 MiB plain-copy
+/// chunks decompress at 40 GB/s against the reference's 63 (memcpy into a
+/// destination that stays in the cache): 3/8 of the cache keeps both.
+/// glibc's memcpy streams only from 3/4 of the cache size CPUID reports,
+/// which on the first VM was 64 MiB, hence 48 MiB (`ld.so
+/// --list-diagnostics`), far too late for that machine.
+const STREAM_MIN_FALLBACK: usize = 3 << 20;
+
+/// The output size from which decompression streams its stores (see
+/// [`STREAM_MIN_FALLBACK`]); read once.
+pub(crate) fn stream_min_bytes() -> usize {
+    #[cfg(test)]
+    if let Some(v) = tests::STREAM_MIN_OVERRIDE.with(|c| c.get()) {
+        return v;
+    }
+    static MIN: once_cell::sync::Lazy<usize> = once_cell::sync::Lazy::new(|| {
+        last_level_cache_bytes().map_or(STREAM_MIN_FALLBACK, |c| c / 8 * 3)
+    });
+    *MIN
+}
+
+/// Size of the last (highest-level) data or unified cache of CPU 0, from
+/// Linux's sysfs; `None` elsewhere or when it cannot be read.
+fn last_level_cache_bytes() -> Option<usize> {
+    let mut best: Option<(u32, usize)> = None;
+    for i in 0..8 {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).ok();
+        let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
+        else {
+            continue;
+        };
+        let (Ok(level), Some(size)) = (level.trim().parse::<u32>(), parse_cache_size(&size)) else {
+            continue;
+        };
+        if kind.trim() != "Instruction" && best.map_or(true, |(l, _)| level > l) {
+            best = Some((level, size));
+        }
+    }
+    best.map(|(_, size)| size).filter(|&s| s >= 64 << 10)
+}
+
+/// "32768K", "8M", "1024" (bytes) as sysfs writes cache sizes.
+fn parse_cache_size(text: &str) -> Option<usize> {
+    let t = text.trim();
+    let (digits, unit) = match t.as_bytes().last()? {
+        b'K' | b'k' => (&t[..t.len() - 1], 1usize << 10),
+        b'M' | b'm' => (&t[..t.len() - 1], 1 << 20),
+        b'G' | b'g' => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    digits.parse::<usize>().ok()?.checked_mul(unit)
+}
 
 /// Below this many bytes a plain copy is done by the calling thread alone.
 const PARALLEL_COPY_MIN: usize = 512 << 10;

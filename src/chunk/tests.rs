@@ -150,13 +150,28 @@ fn check_large_round_trip(data: &[u8], filter: u8, typesize: i32, nthreads: i16,
     }
 }
 
-/// Chunks of at least `STREAM_MIN_BYTES` (bit)unshuffle
+thread_local! {
+    /// Set by a test to fix [`stream_min_bytes`] on its own thread (the
+    /// machine's cache decides it otherwise, up to tens of MiB).
+    pub(super) static STREAM_MIN_OVERRIDE: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The streaming threshold these tests use, set for the calling thread.
+const TEST_STREAM_MIN: usize = 3 << 20;
+
+fn force_stream_min() {
+    STREAM_MIN_OVERRIDE.with(|c| c.set(Some(TEST_STREAM_MIN)));
+}
+
+/// Chunks of at least `stream_min_bytes()` (bit)unshuffle
 /// with streaming stores: the same bytes for the typesizes the streaming
 /// kernels cover and another, into aligned and misaligned destinations, with
 /// one and two threads, and nothing written past the chunk.
 #[test]
 fn large_chunks_stream_the_same_bytes() {
-    let data = sample(2 * STREAM_MIN_BYTES + 48);
+    force_stream_min();
+    let data = sample(2 * TEST_STREAM_MIN + 48);
     for filter in [SHUFFLE, BITSHUFFLE] {
         for typesize in [2, 4, 8, 16, 3] {
             for nthreads in [1, 2] {
@@ -172,10 +187,34 @@ fn large_chunks_stream_the_same_bytes() {
 fn large_incompressible_chunks_stream_the_same_bytes() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-    let data: Vec<u8> = (0..2 * STREAM_MIN_BYTES + 100).map(|_| rng.gen()).collect();
+    force_stream_min();
+    let data: Vec<u8> = (0..2 * TEST_STREAM_MIN + 100).map(|_| rng.gen()).collect();
     for filter in [NOFILTER, SHUFFLE] {
         for nthreads in [1, 2] {
             check_large_round_trip(&data, filter, 8, nthreads, &[0, 3]);
         }
+    }
+}
+
+#[test]
+fn cache_sizes_parse_as_sysfs_writes_them() {
+    assert_eq!(parse_cache_size("32768K\n"), Some(32 << 20));
+    assert_eq!(parse_cache_size("8M"), Some(8 << 20));
+    assert_eq!(parse_cache_size("1024"), Some(1024));
+    assert_eq!(parse_cache_size(""), None);
+    assert_eq!(parse_cache_size("K"), None);
+    assert_eq!(parse_cache_size("12X"), None);
+    assert_eq!(parse_cache_size("99999999999999999999G"), None);
+}
+
+/// Without an override the threshold is the fallback or 3/8 of a cache of
+/// at least 64 KiB, and the same on every call.
+#[test]
+fn stream_threshold_comes_from_the_cache() {
+    let t = stream_min_bytes();
+    assert!(t == STREAM_MIN_FALLBACK || t >= (64 << 10) / 8 * 3, "{t}");
+    assert_eq!(stream_min_bytes(), t);
+    if let Some(c) = last_level_cache_bytes() {
+        assert_eq!(t, c / 8 * 3);
     }
 }
