@@ -242,7 +242,7 @@ fn parse_opts() -> Opts {
         o.min_rep_secs = 0.010;
     }
     for &c in &o.chunks {
-        if c == 0 || DATA_BYTES % c != 0 {
+        if c == 0 || !DATA_BYTES.is_multiple_of(c) {
             die(&format!("chunk size {c} must divide {DATA_BYTES}"));
         }
     }
@@ -331,7 +331,7 @@ fn datasets() -> Vec<Dataset> {
 
     let sparse: Vec<u8> = (0..DATA_BYTES / 8)
         .flat_map(|_| {
-            let v: i64 = if rng.next() % 100 == 0 {
+            let v: i64 = if rng.next().is_multiple_of(100) {
                 (rng.next() % 1_000_000) as i64
             } else {
                 0
@@ -816,7 +816,7 @@ fn geomean(v: impl IntoIterator<Item = f64>) -> f64 {
 }
 
 fn chunk_label(c: usize) -> String {
-    if c % MIB == 0 {
+    if c.is_multiple_of(MIB) {
         format!("{}M", c / MIB)
     } else {
         format!("{}K", c / 1024)

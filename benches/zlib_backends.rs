@@ -33,7 +33,7 @@ fn datasets() -> Vec<(&'static str, Vec<u8>)> {
     let sparse: Vec<u8> = (0..n)
         .flat_map(|_| {
             let r = next(&mut s);
-            (if r % 100 == 0 {
+            (if r.is_multiple_of(100) {
                 (r >> 40) as i64 % 1_000_000
             } else {
                 0

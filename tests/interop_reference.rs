@@ -176,13 +176,13 @@ impl Case {
     fn known_ref_bug_class(&self) -> Option<&'static str> {
         let ts = self.p.typesize as usize;
         let bs = self.p.blocksize;
-        if bs > 0 && bs as usize % ts != 0 && (bs as usize) < self.size {
+        if bs > 0 && !(bs as usize).is_multiple_of(ts) && (bs as usize) < self.size {
             return Some("user blocksize not a multiple of typesize");
         }
-        if bs as usize > self.size && self.size % ts != 0 {
+        if bs as usize > self.size && !self.size.is_multiple_of(ts) {
             return Some("user blocksize > nbytes, nbytes % typesize != 0");
         }
-        if self.pipeline.has_delta() && self.size % ts != 0 {
+        if self.pipeline.has_delta() && !self.size.is_multiple_of(ts) {
             return Some("delta with nbytes % typesize != 0");
         }
         if self.p.use_dict && self.size < 32 {

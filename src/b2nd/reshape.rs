@@ -222,7 +222,7 @@ pub fn delete(
         || len < 0
         || at
             .checked_add(len)
-            .map_or(true, |e| e > meta.geom.shape[axis])
+            .is_none_or(|e| e > meta.geom.shape[axis])
     {
         return Err(Error::InvalidParam);
     }

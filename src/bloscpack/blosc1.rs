@@ -140,7 +140,7 @@ pub fn compress(p: &Blosc1Params, src: &[u8]) -> Result<Vec<u8>> {
             }
             // Format version 2 bit-shuffles a block only when its number of
             // items is a multiple of 8; other blocks are left as they are.
-            BITSHUFFLE if (bsize / typesize) % 8 == 0 => {
+            BITSHUFFLE if (bsize / typesize).is_multiple_of(8) => {
                 crate::filter::bitshuffle(typesize, block, &mut filtered[..bsize])
                     .map_err(|_| Error::InvalidParam)?;
                 &filtered[..bsize]

@@ -534,7 +534,7 @@ pub fn compress(
             typesize,
             blocksize as i32,
         );
-        split = ref_split && blocksize % typesize as usize == 0;
+        split = ref_split && blocksize.is_multiple_of(typesize as usize);
         if !split {
             flags |= FLAG_DONT_SPLIT;
         }

@@ -141,7 +141,7 @@ fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
         Special::Uninit => {}
         Special::Nan => match p.typesize {
             4 => {
-                if out.len() % 4 != 0 {
+                if !out.len().is_multiple_of(4) {
                     return Err(Error::Data);
                 }
                 for c in out.chunks_exact_mut(4) {
@@ -149,7 +149,7 @@ fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
                 }
             }
             8 => {
-                if out.len() % 8 != 0 {
+                if !out.len().is_multiple_of(8) {
                     return Err(Error::Data);
                 }
                 for c in out.chunks_exact_mut(8) {
@@ -161,7 +161,7 @@ fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
         Special::Value => {
             let ts = p.src.len() - p.overhead;
             let val = &p.src[p.overhead..];
-            if ts == 0 || out.len() % ts != 0 {
+            if ts == 0 || !out.len().is_multiple_of(ts) {
                 return Err(Error::Data);
             }
             for c in out.chunks_exact_mut(ts) {
@@ -245,7 +245,7 @@ fn decode_block(
         1 => (bsize, false),
         n => (
             (bsize as u32 / n as u32) as usize,
-            bsize as u32 % n as u32 != 0,
+            !(bsize as u32).is_multiple_of(n as u32),
         ),
     };
     if neblock == 0 {
@@ -535,7 +535,7 @@ pub(crate) fn getitem_bytes_parsed(
     if p.special != Special::None && dparams.postfilter.is_none() {
         if p.special == Special::Value {
             let ts = p.src.len() - p.overhead;
-            if ts == 0 || start_b % ts != 0 || dest.len() % ts != 0 {
+            if ts == 0 || start_b % ts != 0 || !dest.len().is_multiple_of(ts) {
                 // Values straddling items: fill via a full pattern shift.
                 for (i, d) in dest.iter_mut().enumerate() {
                     *d = p.src[p.overhead + (start_b + i) % ts];

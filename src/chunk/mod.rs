@@ -161,7 +161,7 @@ fn last_level_cache_bytes() -> Option<usize> {
         let (Ok(level), Some(size)) = (level.trim().parse::<u32>(), parse_cache_size(&size)) else {
             continue;
         };
-        if kind.trim() != "Instruction" && best.map_or(true, |(l, _)| level > l) {
+        if kind.trim() != "Instruction" && best.is_none_or(|(l, _)| level > l) {
             best = Some((level, size));
         }
     }

@@ -285,7 +285,7 @@ pub fn backward(
             }
             BITSHUFFLE => {
                 let nelems = bsize / ts.max(1);
-                if bi.version == 2 && nelems % 8 != 0 {
+                if bi.version == 2 && !nelems.is_multiple_of(8) {
                     output.copy_from_slice(input);
                 } else if bi.stream_out && to_out {
                     filter::bitunshuffle_streaming(ts, input, output)

@@ -5,7 +5,7 @@ use crate::format::header::*;
 fn sample(n: usize) -> Vec<u8> {
     (0..n / 4)
         .flat_map(|i| ((i as u32) / 3).to_le_bytes())
-        .chain(std::iter::repeat(7u8).take(n % 4))
+        .chain(std::iter::repeat_n(7u8, n % 4))
         .collect()
 }
 

@@ -49,8 +49,8 @@ fn aliases_forward(src: usize, dest: usize) -> bool {
 #[cfg(target_arch = "x86_64")]
 unsafe fn stream_body(src: &[u8], dest: &mut [u8], backward: bool) {
     use std::arch::x86_64::*;
-    debug_assert!(src.len() == dest.len() && src.len() % 64 == 0);
-    debug_assert!((dest.as_ptr() as usize) % 16 == 0);
+    debug_assert!(src.len() == dest.len() && src.len().is_multiple_of(64));
+    debug_assert!((dest.as_ptr() as usize).is_multiple_of(16));
     let s = src.as_ptr();
     let d = dest.as_mut_ptr();
     let groups = src.len() / 64;

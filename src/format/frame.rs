@@ -346,7 +346,7 @@ pub fn parse_metalayers(header: &[u8]) -> Result<Vec<Metalayer>> {
 fn parse_meta_section(buf: &[u8], at: usize, max: usize) -> Result<Vec<Metalayer>> {
     let mut pos = at + 2;
     let need = |pos: usize, n: usize| -> Result<()> {
-        if pos.checked_add(n).map_or(true, |e| e > buf.len()) {
+        if pos.checked_add(n).is_none_or(|e| e > buf.len()) {
             Err(Error::ReadBuffer)
         } else {
             Ok(())

@@ -28,7 +28,7 @@ fn nblocks_of(h: &ChunkHeader) -> Result<(usize, usize)> {
     } else {
         let bs = h.blocksize as usize;
         let nb = h.nbytes as usize;
-        (nb / bs + usize::from(nb % bs != 0), nb % bs)
+        (nb / bs + usize::from(!nb.is_multiple_of(bs)), nb % bs)
     };
     if n == 0 || n > (i32::MAX as usize) / 8 {
         return Err(Error::InvalidHeader);

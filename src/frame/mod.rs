@@ -131,7 +131,7 @@ fn decode_offsets(chunk_bytes: &[u8], nchunks: Option<i64>) -> Result<Vec<i64>> 
         return Err(Error::ReadBuffer);
     }
     let n = h.nbytes as usize;
-    if n % 8 != 0 {
+    if !n.is_multiple_of(8) {
         return Err(Error::InvalidHeader);
     }
     if let Some(nc) = nchunks {

@@ -775,7 +775,7 @@ impl SuperChunk {
             }
             Store::Frame(_) => {
                 let total = full + i64::from(leftover > 0);
-                if total.checked_mul(8).map_or(true, |b| b > i32::MAX as i64) {
+                if total.checked_mul(8).is_none_or(|b| b > i32::MAX as i64) {
                     return Err(Error::FrameSpecial);
                 }
                 let sample = make(chunksize).map_err(|_| Error::FrameSpecial)?;

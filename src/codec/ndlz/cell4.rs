@@ -21,7 +21,7 @@ fn put(dest: &mut [u8], op: &mut usize, b: &[u8]) {
 
 /// Edge extent of cell `i` of `stop` along a dimension of `dim` elements.
 fn extent(i: usize, stop: usize, dim: usize, cell: usize) -> usize {
-    if i == stop - 1 && dim % cell != 0 {
+    if i == stop - 1 && !dim.is_multiple_of(cell) {
         dim % cell
     } else {
         cell

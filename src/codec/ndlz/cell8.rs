@@ -17,7 +17,7 @@ fn put(dest: &mut [u8], op: &mut usize, b: &[u8]) {
 }
 
 fn extent(i: usize, stop: usize, dim: usize) -> usize {
-    if i == stop - 1 && dim % CELL != 0 {
+    if i == stop - 1 && !dim.is_multiple_of(CELL) {
         dim % CELL
     } else {
         CELL

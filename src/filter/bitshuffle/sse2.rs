@@ -49,7 +49,7 @@ unsafe fn transpose_lanes(mut x: __m128i) -> __m128i {
 /// The CPU must support SSE2.
 #[target_feature(enable = "sse2")]
 pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]) {
-    assert!(n % 8 == 0 && bytes.len() == n * ts && dest.len() == n * ts);
+    assert!(n.is_multiple_of(8) && bytes.len() == n * ts && dest.len() == n * ts);
     let nb = n / 8;
     for (j, row) in bytes.chunks_exact(n).enumerate() {
         let mut i = 0;
@@ -93,7 +93,7 @@ pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]
 /// The CPU must support SSE2.
 #[target_feature(enable = "sse2")]
 pub(super) unsafe fn bits_rev(ts: usize, n: usize, src: &[u8], bytes: &mut [u8]) {
-    assert!(n % 8 == 0 && src.len() == n * ts && bytes.len() == n * ts);
+    assert!(n.is_multiple_of(8) && src.len() == n * ts && bytes.len() == n * ts);
     let nb = n / 8;
     for (j, row) in bytes.chunks_exact_mut(n).enumerate() {
         let mut q = 0;

@@ -95,7 +95,11 @@ unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) 
 /// bytes, which is harmless.
 fn columns(ts: usize) -> impl Iterator<Item = usize> {
     let full = ts / 16;
-    let extra = if ts % 16 != 0 { Some(ts - 16) } else { None };
+    let extra = if !ts.is_multiple_of(16) {
+        Some(ts - 16)
+    } else {
+        None
+    };
     (0..full).map(|c| c * 16).chain(extra)
 }
 
@@ -156,7 +160,11 @@ fn write_piece<const W: usize>(buf: &mut [u8], at: usize, v: u64) {
 /// Start of each `W`-byte column slice of an element of `ts > W` bytes (the
 /// last one may overlap its predecessor).
 fn slices<const W: usize>(ts: usize) -> impl Iterator<Item = usize> {
-    let extra = if ts % W != 0 { Some(ts - W) } else { None };
+    let extra = if !ts.is_multiple_of(W) {
+        Some(ts - W)
+    } else {
+        None
+    };
     (0..ts / W).map(|c| c * W).chain(extra)
 }
 
