@@ -19,6 +19,8 @@ use super::shuffle::{shuffle_any, unshuffle_any, MAX_TYPESIZE};
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
@@ -74,6 +76,10 @@ fn bits_fwd(kernel: Kernel, ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]) 
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe { avx2::bits_fwd(ts, n, bytes, dest) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Avx512 when the CPU has every
+        // feature that kernel needs.
+        Kernel::Avx512 => unsafe { avx512::bits_fwd(ts, n, bytes, dest) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
         Kernel::Neon => unsafe { neon::bits_fwd(ts, n, bytes, dest) },
@@ -95,6 +101,10 @@ fn bits_rev(kernel: Kernel, ts: usize, n: usize, src: &[u8], bytes: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe { avx2::bits_rev(ts, n, src, bytes) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Avx512 when the CPU has every
+        // feature that kernel needs.
+        Kernel::Avx512 => unsafe { avx512::bits_rev(ts, n, src, bytes) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
         Kernel::Neon => unsafe { neon::bits_rev(ts, n, src, bytes) },
@@ -249,7 +259,7 @@ pub fn bitunshuffle_format_with(
         return Err(());
     }
     let n = len / typesize;
-    if n % 8 == 0 {
+    if n.is_multiple_of(8) {
         let whole = n * typesize;
         if n > 0 {
             untrans_bit_elem(

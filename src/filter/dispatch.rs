@@ -1,10 +1,11 @@
 //! Run-time selection of the SIMD kernel used by the shuffle filters.
 //!
 //! The best kernel the CPU supports is picked once and cached: on x86_64
-//! AVX2, then SSE2; on aarch64 NEON; otherwise (or when none is available)
-//! the portable scalar code.  The environment variable
-//! `BLOSC2_RS_SIMD=scalar|sse2|avx2|neon` overrides the choice when the CPU
-//! can run the requested kernel; otherwise it is ignored.
+//! AVX-512 (with VBMI and GFNI), then AVX2, then SSE2; on aarch64 NEON;
+//! otherwise (or when none is available) the portable scalar code.  The
+//! environment variable `BLOSC2_RS_SIMD=scalar|sse2|avx2|avx512|neon`
+//! overrides the choice when the CPU can run the requested kernel; otherwise
+//! it is ignored.
 //!
 //! Every kernel produces exactly the same bytes; they only differ in speed.
 
@@ -19,6 +20,12 @@ pub enum Kernel {
     Sse2,
     /// 256-bit AVX2 intrinsics (x86_64 only).
     Avx2,
+    /// 512-bit AVX-512 intrinsics (x86_64 only): needs AVX-512 F, BW and
+    /// VBMI (byte permutes across the whole register) and GFNI (8x8 bit
+    /// matrix transposes in one instruction), besides AVX2 for the parts it
+    /// leaves to that kernel.  Ice Lake and later Intel cores, AMD Zen 4 and
+    /// later.
+    Avx512,
     /// 128-bit NEON (Advanced SIMD) intrinsics (aarch64 only).
     Neon,
 }
@@ -26,14 +33,21 @@ pub enum Kernel {
 impl Kernel {
     /// Every kernel this build knows about, whatever the target
     /// architecture; among those one CPU supports, slowest first.
-    pub const ALL: [Kernel; 4] = [Kernel::Scalar, Kernel::Sse2, Kernel::Avx2, Kernel::Neon];
+    pub const ALL: [Kernel; 5] = [
+        Kernel::Scalar,
+        Kernel::Sse2,
+        Kernel::Avx2,
+        Kernel::Avx512,
+        Kernel::Neon,
+    ];
 
-    /// Short lowercase name: "scalar", "sse2", "avx2" or "neon".
+    /// Short lowercase name: "scalar", "sse2", "avx2", "avx512" or "neon".
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Scalar => "scalar",
             Kernel::Sse2 => "sse2",
             Kernel::Avx2 => "avx2",
+            Kernel::Avx512 => "avx512",
             Kernel::Neon => "neon",
         }
     }
@@ -55,6 +69,14 @@ impl Kernel {
             Kernel::Sse2 => std::is_x86_feature_detected!("sse2"),
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vbmi")
+                    && std::is_x86_feature_detected!("gfni")
+            }
             #[cfg(target_arch = "aarch64")]
             Kernel::Neon => std::arch::is_aarch64_feature_detected!("neon"),
             // Kernels of another architecture.
@@ -83,6 +105,7 @@ impl Kernel {
         let mut k = self;
         while !k.is_supported() {
             k = match k {
+                Kernel::Avx512 => Kernel::Avx2,
                 Kernel::Avx2 => Kernel::Sse2,
                 Kernel::Sse2 | Kernel::Neon | Kernel::Scalar => Kernel::Scalar,
             };
@@ -109,7 +132,7 @@ pub fn active_kernel() -> Kernel {
     *ACTIVE.get_or_init(choose)
 }
 
-/// Name of the kernel in use: "scalar", "sse2", "avx2" or "neon".
+/// Name of the kernel in use: "scalar", "sse2", "avx2", "avx512" or "neon".
 pub fn simd_kernel_name() -> &'static str {
     active_kernel().name()
 }
@@ -124,6 +147,7 @@ mod tests {
             assert_eq!(Kernel::from_name(k.name()), Some(k));
         }
         assert_eq!(Kernel::from_name("AVX2"), Some(Kernel::Avx2));
+        assert_eq!(Kernel::from_name("AVX512"), Some(Kernel::Avx512));
         assert_eq!(Kernel::from_name(" Neon "), Some(Kernel::Neon));
         assert_eq!(Kernel::from_name("altivec"), None);
     }
@@ -137,7 +161,9 @@ mod tests {
             assert_eq!(Kernel::Neon.usable(), Kernel::Scalar);
         } else if cfg!(target_arch = "aarch64") {
             assert!(!Kernel::Sse2.is_supported() && !Kernel::Avx2.is_supported());
+            assert!(!Kernel::Avx512.is_supported());
             assert_eq!(Kernel::Avx2.usable(), Kernel::Scalar);
+            assert_eq!(Kernel::Avx512.usable(), Kernel::Scalar);
             // Advanced SIMD is part of the baseline of every aarch64 target
             // the standard library ships for.
             assert!(Kernel::Neon.is_supported());

@@ -10,6 +10,8 @@ use super::dispatch::Kernel;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub(super) mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
@@ -86,6 +88,10 @@ pub(super) fn shuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &mu
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe { avx2::shuffle(ts, n, &src[..whole], &mut dest[..whole]) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Avx512 when the CPU has every
+        // feature that kernel needs.
+        Kernel::Avx512 => unsafe { avx512::shuffle(ts, n, &src[..whole], &mut dest[..whole]) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: `usable()` only yields Neon when the CPU supports NEON.
         Kernel::Neon => unsafe { neon::shuffle(ts, n, &src[..whole], &mut dest[..whole]) },
@@ -147,6 +153,12 @@ pub(super) fn unshuffle_any(
         // SAFETY: `usable()` only yields Avx2 when the CPU supports AVX2.
         Kernel::Avx2 => unsafe {
             avx2::unshuffle(ts, n, &src[..whole], &mut dest[..whole], streaming)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable()` only yields Avx512 when the CPU has every
+        // feature that kernel needs.
+        Kernel::Avx512 => unsafe {
+            avx512::unshuffle(ts, n, &src[..whole], &mut dest[..whole], streaming)
         },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: `usable()` only yields Neon when the CPU supports NEON.

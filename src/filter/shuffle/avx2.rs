@@ -163,7 +163,7 @@ unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn store_nt(buf: &mut [u8], at: usize, v: __m256i) {
-    debug_assert!(at + 32 <= buf.len() && (buf.as_ptr() as usize + at) % 16 == 0);
+    debug_assert!(at + 32 <= buf.len() && (buf.as_ptr() as usize + at).is_multiple_of(16));
     let a = _mm256_castsi256_si128(v);
     let b = _mm256_extracti128_si256::<1>(v);
     // SAFETY: callers guarantee `at + 32 <= buf.len()` and a 16-byte aligned
@@ -179,7 +179,11 @@ unsafe fn store_nt(buf: &mut [u8], at: usize, v: __m256i) {
 /// See `sse2::columns`.
 fn columns(ts: usize) -> impl Iterator<Item = usize> {
     let full = ts / 16;
-    let extra = if ts % 16 != 0 { Some(ts - 16) } else { None };
+    let extra = if !ts.is_multiple_of(16) {
+        Some(ts - 16)
+    } else {
+        None
+    };
     (0..full).map(|c| c * 16).chain(extra)
 }
 
@@ -257,7 +261,7 @@ pub(super) unsafe fn unshuffle(
     assert!(src.len() == n * ts && dest.len() == n * ts);
     // Every store of the pow2 kernels lands at a multiple of 32 bytes from
     // `dest`, so an aligned start keeps them all aligned.
-    let nt = streaming && (dest.as_ptr() as usize) % 16 == 0;
+    let nt = streaming && (dest.as_ptr() as usize).is_multiple_of(16);
     match (ts, nt) {
         (2, false) => unshuffle_pow2::<2, false>(n, src, dest),
         (4, false) => unshuffle_pow2::<4, false>(n, src, dest),

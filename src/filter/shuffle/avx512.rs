@@ -1,0 +1,209 @@
+//! AVX-512 byte-shuffle kernels (typesizes 2, 4, 8 and 16).
+//!
+//! A step handles 64 elements, `T` registers of 64 bytes.  Shuffling is done
+//! in two moves: a byte permute inside each register (VBMI `vpermb`) groups
+//! the bytes of its `64 / T` elements by byte index, giving `T` units of
+//! `64 / T` bytes; then a `T x T` transpose of those units across the
+//! registers (two-source dword permutes, `log2(T)` rounds) leaves register
+//! `j` holding byte `j` of all 64 elements.  Unshuffling runs the same two
+//! moves backwards: the unit transpose is its own inverse, and the byte
+//! permute is replaced by its inverse.
+//!
+//! Other typesizes, and non-temporal stores, are left to the AVX2 kernel.
+
+use std::arch::x86_64::*;
+
+/// Elements per step.
+const STEP: usize = 64;
+
+/// The index vectors of a `T x T` unit transpose (units of `16 / T` dwords):
+/// for each round, one vector for the lower register of a pair and one for
+/// the upper.  `log2(16) = 4` rounds at most.
+pub(crate) struct Transpose {
+    lo: [__m512i; 4],
+    hi: [__m512i; 4],
+    rounds: usize,
+}
+
+impl Transpose {
+    /// Index vectors for `t` registers (`t` a power of two, 2..=16).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn new(t: usize) -> Self {
+        debug_assert!(t.is_power_of_two() && (2..=16).contains(&t));
+        let unit = 16 / t;
+        let mut lo = [_mm512_setzero_si512(); 4];
+        let mut hi = [_mm512_setzero_si512(); 4];
+        let mut rounds = 0;
+        let mut b = t / 2;
+        while b >= 1 {
+            // Round `b` swaps, between registers r and r + b (r without bit
+            // b), the units whose index has bit b set in r with those whose
+            // index has it clear in r + b.  Indices 0..16 pick a dword of
+            // the first operand (register r), 16..32 of the second (r + b).
+            let mut l = [0i32; 16];
+            let mut h = [0i32; 16];
+            for d in 0..16 {
+                let j = d / unit;
+                if j & b == 0 {
+                    l[d] = d as i32;
+                    h[d] = (d + b * unit) as i32;
+                } else {
+                    l[d] = 16 + (d - b * unit) as i32;
+                    h[d] = 16 + d as i32;
+                }
+            }
+            lo[rounds] = load_i32x16(&l);
+            hi[rounds] = load_i32x16(&h);
+            rounds += 1;
+            b /= 2;
+        }
+        Transpose { lo, hi, rounds }
+    }
+
+    /// Transpose the `T x T` matrix of units held in `v` (unit `j` of
+    /// register `r` becomes unit `r` of register `j`).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn apply<const T: usize>(&self, v: &mut [__m512i; T]) {
+        let mut b = T / 2;
+        for round in 0..self.rounds {
+            let (lo, hi) = (self.lo[round], self.hi[round]);
+            for r in 0..T {
+                if r & b == 0 {
+                    let (x, y) = (v[r], v[r + b]);
+                    v[r] = _mm512_permutex2var_epi32(x, lo, y);
+                    v[r + b] = _mm512_permutex2var_epi32(x, hi, y);
+                }
+            }
+            b /= 2;
+        }
+    }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load_i32x16(a: &[i32; 16]) -> __m512i {
+    // SAFETY: `a` is 64 readable bytes; the load is unaligned.
+    unsafe { _mm512_loadu_si512(a.as_ptr() as *const __m512i) }
+}
+
+/// Byte permute for one register of `64 / T` whole elements: with
+/// `forward`, byte `e * T + j` (byte `j` of element `e`) goes to
+/// `j * (64 / T) + e`; otherwise the inverse.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn group_bytes(t: usize, forward: bool) -> __m512i {
+    let per = 64 / t;
+    let mut idx = [0u8; 64];
+    for e in 0..per {
+        for j in 0..t {
+            let (shuffled, interleaved) = (j * per + e, e * t + j);
+            if forward {
+                idx[shuffled] = interleaved as u8;
+            } else {
+                idx[interleaved] = shuffled as u8;
+            }
+        }
+    }
+    // SAFETY: `idx` is 64 readable bytes; the load is unaligned.
+    unsafe { _mm512_loadu_si512(idx.as_ptr() as *const __m512i) }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn load(buf: &[u8], at: usize) -> __m512i {
+    debug_assert!(at + 64 <= buf.len());
+    // SAFETY: callers guarantee `at + 64 <= buf.len()`; unaligned load.
+    unsafe { _mm512_loadu_si512(buf.as_ptr().add(at) as *const __m512i) }
+}
+
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn store(buf: &mut [u8], at: usize, v: __m512i) {
+    debug_assert!(at + 64 <= buf.len());
+    // SAFETY: callers guarantee `at + 64 <= buf.len()`; unaligned store into
+    // an exclusively borrowed buffer.
+    unsafe { _mm512_storeu_si512(buf.as_mut_ptr().add(at) as *mut __m512i, v) }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    let net = Transpose::new(T);
+    let idx = group_bytes(T, true);
+    let mut i = 0;
+    while i + STEP <= n {
+        let mut v = [_mm512_setzero_si512(); T];
+        for (r, x) in v.iter_mut().enumerate() {
+            *x = _mm512_permutexvar_epi8(idx, load(src, i * T + 64 * r));
+        }
+        net.apply(&mut v);
+        for (j, x) in v.iter().enumerate() {
+            store(dest, j * n + i, *x);
+        }
+        i += STEP;
+    }
+    i
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    let net = Transpose::new(T);
+    let idx = group_bytes(T, false);
+    let mut i = 0;
+    while i + STEP <= n {
+        let mut v = [_mm512_setzero_si512(); T];
+        for (j, x) in v.iter_mut().enumerate() {
+            *x = load(src, j * n + i);
+        }
+        net.apply(&mut v);
+        for (r, x) in v.iter().enumerate() {
+            store(dest, i * T + 64 * r, _mm512_permutexvar_epi8(idx, *x));
+        }
+        i += STEP;
+    }
+    i
+}
+
+/// Shuffle a prefix of the `n` elements of `src` (exactly `n * ts` bytes)
+/// into `dest` (same length); returns how many elements were done.
+///
+/// # Safety
+/// The CPU must support the features of `Kernel::Avx512` (AVX-512 F, BW,
+/// VBMI, and AVX2).
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+    assert!(src.len() == n * ts && dest.len() == n * ts);
+    match ts {
+        2 => shuffle_pow2::<2>(n, src, dest),
+        4 => shuffle_pow2::<4>(n, src, dest),
+        8 => shuffle_pow2::<8>(n, src, dest),
+        16 => shuffle_pow2::<16>(n, src, dest),
+        // SAFETY: the caller guarantees AVX2.
+        _ => unsafe { super::avx2::shuffle(ts, n, src, dest) },
+    }
+}
+
+/// Unshuffle counterpart of [`shuffle`]; `streaming` (non-temporal stores)
+/// goes to the AVX2 kernel, which has them.
+///
+/// # Safety
+/// As for [`shuffle`].
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
+pub(super) unsafe fn unshuffle(
+    ts: usize,
+    n: usize,
+    src: &[u8],
+    dest: &mut [u8],
+    streaming: bool,
+) -> usize {
+    assert!(src.len() == n * ts && dest.len() == n * ts);
+    match (ts, streaming) {
+        (2, false) => unshuffle_pow2::<2>(n, src, dest),
+        (4, false) => unshuffle_pow2::<4>(n, src, dest),
+        (8, false) => unshuffle_pow2::<8>(n, src, dest),
+        (16, false) => unshuffle_pow2::<16>(n, src, dest),
+        // SAFETY: the caller guarantees AVX2.
+        _ => unsafe { super::avx2::unshuffle(ts, n, src, dest, streaming) },
+    }
+}
