@@ -20,14 +20,31 @@ use blosc2::filter::kernels::{bitshuffle_with, bitunshuffle_with, shuffle_with, 
 use blosc2::filter::{active_kernel, Kernel};
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 
-const LEN: usize = 4 << 20;
 const PASSES: usize = 9;
+
+/// Buffer size: 4 MiB, or `KERNELS_LEN` bytes (say 65536, for a block that
+/// stays in the cache as it does inside a chunk).
+fn len() -> usize {
+    static LEN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LEN.get_or_init(|| {
+        std::env::var("KERNELS_LEN")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n: &usize| n >= 1024)
+            .unwrap_or(4 << 20)
+    })
+}
+
+/// Calls per timed pass: at least 4, and at least 16 MiB of work.
+fn calls_per_pass() -> usize {
+    ((16 << 20) / len()).max(4)
+}
 
 type RefFn = unsafe extern "C" fn(i32, i32, *const c_void, *mut c_void) -> i32;
 
 /// Throughput in GB/s of one pass over the buffer.
 fn gbs(secs: f64) -> f64 {
-    LEN as f64 / secs / 1e9
+    len() as f64 / secs / 1e9
 }
 
 /// Best seconds per call of each function, timed in alternating passes so
@@ -39,11 +56,12 @@ fn best_alternating(fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
     }
     for _ in 0..PASSES {
         for (f, b) in fs.iter_mut().zip(best.iter_mut()) {
+            let calls = calls_per_pass();
             let t = Instant::now();
-            for _ in 0..4 {
+            for _ in 0..calls {
                 f();
             }
-            *b = b.min(t.elapsed().as_secs_f64() / 4.0);
+            *b = b.min(t.elapsed().as_secs_f64() / calls as f64);
         }
     }
     best
@@ -51,7 +69,7 @@ fn best_alternating(fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
 
 /// Data with some structure (an int arange of the typesize, little endian).
 fn dataset(ts: usize) -> Vec<u8> {
-    let mut v = vec![0u8; LEN];
+    let mut v = vec![0u8; len()];
     for (i, item) in v.chunks_mut(ts).enumerate() {
         for (k, b) in item.iter_mut().enumerate() {
             *b = (i.wrapping_mul(2654435761) >> (8 * (k % 4))) as u8;
@@ -118,7 +136,8 @@ fn main() {
     ];
 
     println!(
-        "4 MiB buffers, best of {PASSES} passes; dispatched kernel: {}",
+        "{} KiB buffers, best of {PASSES} passes; dispatched kernel: {}",
+        len() >> 10,
         active.name()
     );
     println!(
@@ -136,8 +155,8 @@ fn main() {
     println!("{header}   (GB/s)");
     for &ts in &typesizes {
         let src = dataset(ts);
-        let mut mid = vec![0u8; LEN];
-        let mut out = vec![0u8; LEN];
+        let mut mid = vec![0u8; len()];
+        let mut out = vec![0u8; len()];
         for (oi, (name, op)) in ops.iter().enumerate() {
             // Inverse ops read what the forward op wrote.
             let input: Vec<u8> = if oi % 2 == 1 {
@@ -150,8 +169,8 @@ fn main() {
             let mut ours_active = f64::NAN;
             let mut memcpy = f64::NAN;
             let mut ref_g = f64::NAN;
-            let mut copy_to = vec![0u8; LEN];
-            let mut ref_out = vec![0u8; LEN];
+            let mut copy_to = vec![0u8; len()];
+            let mut ref_out = vec![0u8; len()];
             for &k in &kernels {
                 let mut run_op = || {
                     op(k, ts, black_box(&input), &mut out);
@@ -165,16 +184,16 @@ fn main() {
                 // dispatched one, on its own output buffer.
                 let mut run_ref = || {
                     if let Some(r) = &reference {
-                        // SAFETY: both buffers hold LEN bytes.
+                        // SAFETY: both buffers hold len() bytes.
                         let rc = unsafe {
                             r.ops[oi](
                                 ts as i32,
-                                LEN as i32,
+                                len() as i32,
                                 input.as_ptr() as *const c_void,
                                 ref_out.as_mut_ptr() as *mut c_void,
                             )
                         };
-                        assert_eq!(rc, LEN as i32);
+                        assert_eq!(rc, len() as i32);
                         black_box(&mut ref_out);
                     }
                 };
