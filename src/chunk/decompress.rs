@@ -265,7 +265,10 @@ fn decode_block(
     scratch.ensure(bsize);
     let Scratch { a, b, .. } = scratch;
     let compformat = p.h.compformat();
-    let info = call_info(p, dparams);
+    let info = CallInfo {
+        filters,
+        ..call_info(p, dparams)
+    };
     {
         let target: &mut [u8] = if in_tmp {
             &mut a[..bsize]

@@ -2,6 +2,8 @@
 //! start (ndlz, zfp with the `zfp` feature, the placeholders) and user codecs
 //! registered at run time.
 
+#[cfg_attr(feature = "zlib-ng", allow(dead_code))]
+mod adler32;
 pub mod blosclz;
 pub mod lz4;
 pub mod ndlz;
@@ -168,6 +170,14 @@ pub struct CallInfo {
     pub filter_params: [usize; 6],
     /// Opaque schunk pointer, passed through for the C layer.
     pub schunk: usize,
+}
+
+impl CallInfo {
+    /// Whether the block went through the byte shuffle (the codecs may pick
+    /// their backend by it: see `zlib`).
+    pub fn byte_shuffled(&self) -> bool {
+        self.filters.contains(&crate::format::header::SHUFFLE)
+    }
 }
 
 /// A codec supplied by the user (the C layer wraps `blosc2_codec` in this).
@@ -367,7 +377,7 @@ pub fn compress_stream(
         BLOSCLZ => blosclz::compress(clevel, src, dest),
         LZ4 => lz4::compress(src, dest, 10 - clevel, dict.map(|d| d.bytes.as_slice())),
         LZ4HC => lz4::compress_hc(src, dest, clevel, dict.map(|d| d.bytes.as_slice())),
-        ZLIB => zlib::compress(src, dest, clevel),
+        ZLIB => zlib::compress(src, dest, clevel, info.byte_shuffled()),
         ZSTD => zstd::compress(src, dest, clevel, dict.and_then(|d| d.zstd.as_ref())),
         _ => {
             let Some(c) = find_user(compcode).filter(|c| c.plugin.available()) else {
@@ -408,7 +418,7 @@ pub fn decompress_stream(
     let n = match compformat {
         FORMAT_BLOSCLZ => blosclz::decompress(src, dest),
         FORMAT_LZ4 => lz4::decompress(src, dest, dict.map(|d| d.bytes)),
-        FORMAT_ZLIB => zlib::decompress(src, dest),
+        FORMAT_ZLIB => zlib::decompress(src, dest, info.byte_shuffled()),
         FORMAT_ZSTD => zstd::decompress(src, dest, dict.and_then(|d| d.zstd.as_ref())),
         FORMAT_UDCODEC => Some(decode_user(compcode, src, dest, info, chunk)?),
         _ => return Err(Error::CodecSupport),

@@ -1,6 +1,8 @@
 //! zlib-format deflate, from two implementations chosen per call by what each
 //! does fastest (measured against the reference's zlib-ng in
-//! `benches/results/2026-11-24-zlib-backends.txt`):
+//! `benches/results/2026-11-24-zlib-backends.txt` and, with byte-shuffled
+//! data and the decoding of each library's streams,
+//! `2026-11-25-zen5-zlib-backends.txt`):
 //!
 //! - Compression, levels 1-6: zlib-rs, which writes zlib-ng's very bytes (so
 //!   the chunks equal the reference's), with one deflate state kept per thread.
@@ -11,9 +13,22 @@
 //!   reference decodes, but not zlib-ng's bytes. Below level 7 it is 1.2-3x
 //!   faster on most data but 0.1-0.55x on very compressible data (mostly-zero
 //!   int64 in 128 KiB blocks), so zlib-rs (0.85-1.2x) is kept there.
-//! - Decompression: libdeflate for streams that expand less than 8x (about
-//!   1.2x zlib-ng's speed there), zlib-rs for the others (long matches, where
-//!   libdeflate falls to 0.8x).
+//!   Except for byte-shuffled blocks that are not highly compressible: there
+//!   libdeflate's streams take 2.3x as long to decode as zlib-ng's, whoever
+//!   decodes them (float64 with noise, shuffled: 0.37x of zlib-ng's decoding
+//!   speed with libdeflate, 0.43x with zlib-rs), and the chunk's
+//!   decompression is what Blosc is used for; such blocks get zlib-rs (the
+//!   reference's bytes). A probe tells them apart: the first 8 KiB
+//!   compressed by libdeflate at level 1 (a few percent of a level-7-9
+//!   compression) shrinking at least 8x.
+//! - Decompression: libdeflate for streams whose first block uses the fixed
+//!   Huffman codes (zlib-ng's level 1: 1.1-1.4x zlib-ng's speed, where
+//!   zlib-rs runs at 0.7-1.0x), and for other streams of unshuffled data
+//!   that expand less than 8x (about 1.1-1.2x); zlib-rs for the rest (long
+//!   matches and shuffled data, where libdeflate falls to 0.2-0.9x and
+//!   zlib-rs runs at 0.85-1.05x). zlib-rs inflates the raw deflate data and
+//!   the Adler-32 trailer is checked by `codec::adler32` (an AVX-512 VNNI
+//!   kernel where the CPU has one).
 //!
 //! With the `zlib-ng` feature: zlib-ng through `flate2` for everything, a fresh
 //! stream per call like the reference's `compress2` (the reference's bytes at
@@ -72,6 +87,7 @@ mod imp {
         static INFLATE: RefCell<Option<Inflate>> = const { RefCell::new(None) };
         static LIBDEFLATE: RefCell<Option<(i32, Compressor)>> = const { RefCell::new(None) };
         static DECOMPRESSOR: RefCell<Option<Decompressor>> = const { RefCell::new(None) };
+        static PROBE: RefCell<Option<(Compressor, Vec<u8>)>> = const { RefCell::new(None) };
     }
 
     /// Runs `f` on this thread's kept state in `key`; `None` when that state is
@@ -148,10 +164,40 @@ mod imp {
         })
     }
 
-    /// Compress into a zlib stream (zlib's levels 1..=9); 0 when it does not fit.
-    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32) -> usize {
+    /// Bytes of a block that [`highly_compressible`] compresses.
+    pub(super) const PROBE_BYTES: usize = 8 << 10;
+
+    /// Expansion of the probe from which a block counts as highly
+    /// compressible.
+    pub(super) const PROBE_EXPANSION: usize = 8;
+
+    /// libdeflate's level 1 (its `fastest()` is level 0, a stored copy).
+    fn probe_level() -> CompressionLvl {
+        CompressionLvl::new(1).unwrap_or_default()
+    }
+
+    /// Whether the first [`PROBE_BYTES`] of `src`, compressed by libdeflate
+    /// at level 1, shrink at least [`PROBE_EXPANSION`] times.
+    pub(super) fn highly_compressible(src: &[u8]) -> bool {
+        let sample = &src[..src.len().min(PROBE_BYTES)];
+        let room = sample.len() / PROBE_EXPANSION;
+        let probe = |c: &mut Compressor, out: &mut Vec<u8>| {
+            out.resize(room, 0);
+            // "Does not fit" is the answer "no".
+            c.zlib_compress(sample, out).is_ok()
+        };
+        with_kept(&PROBE, |slot| {
+            let (c, out) = slot.get_or_insert_with(|| (Compressor::new(probe_level()), Vec::new()));
+            probe(c, out)
+        })
+        .unwrap_or_else(|| probe(&mut Compressor::new(probe_level()), &mut Vec::new()))
+    }
+
+    /// Compress into a zlib stream (zlib's levels 1..=9); 0 when it does not
+    /// fit. `shuffled`: the block was byte-shuffled (see the module comment).
+    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, shuffled: bool) -> usize {
         let level = clevel.clamp(1, 9);
-        if level >= LIBDEFLATE_FROM {
+        if level >= LIBDEFLATE_FROM && (!shuffled || highly_compressible(src)) {
             libdeflate_compress(src, dest, level)
         } else {
             zlib_rs_compress(src, dest, level)
@@ -161,11 +207,30 @@ mod imp {
     /// Expansion ratio from which zlib-rs decompresses (below, libdeflate).
     pub(super) const LIBDEFLATE_BELOW: usize = 8;
 
+    /// Inflate zlib stream `src` with `d`, a raw-deflate state: the 2-byte
+    /// header is checked here and the Adler-32 trailer against
+    /// [`super::super::adler32`] (faster than zlib-rs's own where the CPU has
+    /// AVX-512 VNNI). As with zlib's `uncompress`, a stream needing a preset
+    /// dictionary is an error. The window size the header declares is not
+    /// enforced (a 32 KiB window decodes every valid stream alike).
     fn inflate(d: &mut Inflate, src: &[u8], dest: &mut [u8]) -> Option<usize> {
-        match d.decompress(src, dest, InflateFlush::Finish) {
-            Ok(Status::StreamEnd) => Some(d.total_out() as usize),
-            _ => None,
+        let (&cmf, &flg) = (src.first()?, src.get(1)?);
+        let header_ok = cmf & 0x0F == 8
+            && cmf >> 4 <= 7
+            && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0
+            && flg & 0x20 == 0;
+        if !header_ok {
+            return None;
         }
+        let body = &src[2..];
+        match d.decompress(body, dest, InflateFlush::Finish) {
+            Ok(Status::StreamEnd) => {}
+            _ => return None,
+        }
+        let (used, out) = (d.total_in() as usize, d.total_out() as usize);
+        let trailer: [u8; 4] = body.get(used..used + 4)?.try_into().ok()?;
+        (u32::from_be_bytes(trailer) == super::super::adler32::adler32(1, &dest[..out]))
+            .then_some(out)
     }
 
     /// Decompress a zlib stream (Adler-32 checked); `None` on error or when
@@ -173,8 +238,15 @@ mod imp {
     /// `LIBDEFLATE_BELOW` times go through libdeflate's decompressor, the
     /// others (long matches, where zlib-rs's chunked copies win) through
     /// zlib-rs, with one state per thread reset and reused.
-    pub fn decompress(src: &[u8], dest: &mut [u8]) -> Option<usize> {
-        if dest.len() < LIBDEFLATE_BELOW.saturating_mul(src.len()) {
+    pub fn decompress(src: &[u8], dest: &mut [u8], shuffled: bool) -> Option<usize> {
+        let libdeflate = if super::fixed_huffman_first(src) {
+            true
+        } else if shuffled {
+            false
+        } else {
+            dest.len() < LIBDEFLATE_BELOW.saturating_mul(src.len())
+        };
+        if libdeflate {
             return with_kept(&DECOMPRESSOR, |slot| {
                 slot.get_or_insert_with(Decompressor::new)
                     .zlib_decompress(src, dest)
@@ -185,14 +257,14 @@ mod imp {
         with_kept(&INFLATE, |slot| {
             let d = match slot.as_mut() {
                 Some(d) => {
-                    d.reset(true);
+                    d.reset(false);
                     d
                 }
-                None => slot.insert(Inflate::new(true, 15)),
+                None => slot.insert(Inflate::new(false, 15)),
             };
             inflate(d, src, dest)
         })
-        .unwrap_or_else(|| inflate(&mut Inflate::new(true, 15), src, dest))
+        .unwrap_or_else(|| inflate(&mut Inflate::new(false, 15), src, dest))
     }
 
     /// Version reported for the zlib library.
@@ -206,7 +278,7 @@ mod imp {
     use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 
     /// Compress as zlib's `compress2` does; 0 when it does not fit.
-    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32) -> usize {
+    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, _shuffled: bool) -> usize {
         let mut c = Compress::new(Compression::new(clevel.clamp(1, 9) as u32), true);
         match c.compress(src, dest, FlushCompress::Finish) {
             Ok(Status::StreamEnd) => c.total_out() as usize,
@@ -215,7 +287,7 @@ mod imp {
     }
 
     /// Decompress a zlib stream; `None` on error or when it does not end.
-    pub fn decompress(src: &[u8], dest: &mut [u8]) -> Option<usize> {
+    pub fn decompress(src: &[u8], dest: &mut [u8], _shuffled: bool) -> Option<usize> {
         let mut d = Decompress::new(true);
         match d.decompress(src, dest, FlushDecompress::Finish) {
             Ok(Status::StreamEnd) => Some(d.total_out() as usize),
@@ -230,6 +302,18 @@ mod imp {
 }
 
 pub use imp::{compress, decompress, version};
+
+/// Whether the first deflate block of zlib stream `src` uses the fixed
+/// Huffman codes (what zlib-ng's level 1 writes).
+#[cfg_attr(feature = "zlib-ng", allow(dead_code))]
+fn fixed_huffman_first(src: &[u8]) -> bool {
+    let Some(&flg) = src.get(1) else {
+        return false;
+    };
+    // A preset-dictionary id follows the 2-byte header when FDICT is set.
+    let at = if flg & 0x20 != 0 { 6 } else { 2 };
+    src.get(at).is_some_and(|b| (b >> 1) & 3 == 1)
+}
 
 #[cfg(test)]
 mod tests {
@@ -366,7 +450,8 @@ mod tests {
             let level = rng.gen_range(1..=9);
             let src = data(&mut rng, len);
             let mut c = vec![0u8; len + len / 8 + 128];
-            let n = compress(&src, &mut c, level);
+            let shuffled = rng.gen_bool(0.5);
+            let n = compress(&src, &mut c, level, shuffled);
             assert!(
                 n > 0,
                 "seed {seed} case {case}: len {len} level {level} did not fit"
@@ -379,7 +464,7 @@ mod tests {
             let theirs = other_deflate(&src, level as u32);
             let mut back = vec![0u8; len];
             assert_eq!(
-                decompress(&theirs, &mut back),
+                decompress(&theirs, &mut back, shuffled),
                 Some(len),
                 "seed {seed} case {case}"
             );
@@ -392,12 +477,12 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let src: Vec<u8> = (0..100_000).map(|_| rng.gen()).collect();
         let mut small = vec![0u8; 50_000];
-        assert_eq!(compress(&src, &mut small, 5), 0);
+        assert_eq!(compress(&src, &mut small, 5, false), 0);
         let compressible: Vec<u8> = (0..100_000u32).map(|i| (i / 7 % 13) as u8).collect();
         let mut sizes = Vec::new();
         for level in [1, 9, 5, 1, 0, 10] {
             let mut c = vec![0u8; 120_000];
-            let n = compress(&compressible, &mut c, level);
+            let n = compress(&compressible, &mut c, level, false);
             assert!(n > 0 && n < 10_000, "level {level}: {n}");
             assert_eq!(
                 other_inflate(&c[..n], compressible.len()).as_deref(),
@@ -411,33 +496,87 @@ mod tests {
 
     #[test]
     fn bad_streams_fail() {
-        // One stream for each decoder: high expansion (zlib-rs), low (libdeflate).
+        // Streams for each decoder: high expansion and shuffled (zlib-rs),
+        // low expansion or fixed Huffman codes (level 1; libdeflate).
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let periodic: Vec<u8> = (0..50_000u32).map(|i| (i % 251) as u8).collect();
         let noisy: Vec<u8> = (0..50_000).map(|_| rng.gen_range(0..16u8)).collect();
-        for (src, level) in [(periodic, 5), (noisy.clone(), 5), (noisy, 9)] {
+        for (src, level, shuffled) in [
+            (periodic.clone(), 5, false),
+            (periodic.clone(), 1, false),
+            (periodic, 5, true),
+            (noisy.clone(), 5, false),
+            (noisy.clone(), 5, true),
+            (noisy, 9, false),
+        ] {
             let mut c = vec![0u8; 60_000];
-            let n = compress(&src, &mut c, level);
+            let n = compress(&src, &mut c, level, shuffled);
             assert!(n > 0);
             let mut out = vec![0u8; src.len()];
             let mut bad = c[..n].to_vec();
             bad[n - 1] ^= 1; // Adler-32
-            assert_eq!(decompress(&bad, &mut out), None);
+            assert_eq!(decompress(&bad, &mut out, shuffled), None);
             for cut in [0, 1, 2, n / 2, n - 1] {
-                assert_eq!(decompress(&c[..cut], &mut out), None, "cut at {cut}");
+                assert_eq!(
+                    decompress(&c[..cut], &mut out, shuffled),
+                    None,
+                    "cut at {cut}"
+                );
             }
             let mut short = vec![0u8; src.len() - 1];
-            assert_eq!(decompress(&c[..n], &mut short), None);
+            assert_eq!(decompress(&c[..n], &mut short, shuffled), None);
             for _ in 0..2000 {
                 let mut m = c[..n].to_vec();
                 let i = rng.gen_range(0..n);
                 m[i] ^= 1 << rng.gen_range(0..8);
-                if let Some(k) = decompress(&m, &mut out) {
+                if let Some(k) = decompress(&m, &mut out, shuffled) {
                     assert!(k <= out.len());
                 }
             }
-            assert_eq!(decompress(&c[..n], &mut out), Some(src.len()));
+            assert_eq!(decompress(&c[..n], &mut out, shuffled), Some(src.len()));
             assert_eq!(out, src);
+            // A header asking for a preset dictionary (FDICT, with the
+            // check bits fixed) is refused, as by zlib's `uncompress`.
+            let mut dict = c[..n].to_vec();
+            dict[1] |= 0x20;
+            let base = (u16::from(dict[0]) << 8) | u16::from(dict[1] & !0x1F);
+            dict[1] = (dict[1] & !0x1F) | ((31 - base % 31) % 31) as u8;
+            assert_eq!((u16::from(dict[0]) << 8 | u16::from(dict[1])) % 31, 0);
+            assert_eq!(decompress(&dict, &mut out, shuffled), None);
+        }
+    }
+
+    /// At levels 7-9, shuffled blocks that the probe finds poorly
+    /// compressible get zlib-rs's bytes (zlib-ng's), highly compressible
+    /// ones and unshuffled ones libdeflate's; the probe is what decides.
+    #[cfg(not(feature = "zlib-ng"))]
+    #[test]
+    fn levels_7_to_9_follow_the_probe() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let noisy: Vec<u8> = (0..40_000).map(|_| rng.gen_range(0..16u8)).collect();
+        let runs: Vec<u8> = (0..40_000u32).map(|i| (i / 300) as u8).collect();
+        assert!(!imp::highly_compressible(&noisy));
+        assert!(imp::highly_compressible(&runs));
+        for level in 7..=9 {
+            for (src, shuffled, zlib_rs) in [
+                (&noisy, true, true),
+                (&noisy, false, false),
+                (&runs, true, false),
+                (&runs, false, false),
+            ] {
+                let mut c = vec![0u8; 50_000];
+                let n = compress(src, &mut c, level, shuffled);
+                let mut fresh = vec![0u8; 50_000];
+                let m = imp::fresh(level, src, &mut fresh);
+                assert_eq!(
+                    c[..n] == fresh[..m],
+                    zlib_rs,
+                    "level {level} shuffled {shuffled} zlib-rs expected {zlib_rs}"
+                );
+                let mut back = vec![0u8; src.len()];
+                assert_eq!(decompress(&c[..n], &mut back, shuffled), Some(src.len()));
+                assert_eq!(&back, src);
+            }
         }
     }
 }
