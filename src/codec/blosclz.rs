@@ -39,6 +39,8 @@ const MAX_FARDISTANCE: usize = 65535 + MAX_DISTANCE - 1;
 const HASH_LOG: u32 = 14;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 /// How many bytes every match is pulled back by.
 const IPSHIFT: usize = 4;
@@ -124,16 +126,24 @@ fn clear_after<const SLOTS: usize>(htab: &mut [u32; SLOTS], data: &[u8], shifted
 }
 
 /// How [`scan_match`] compares bytes: 16 at a time with 64-bit words
-/// ([`Narrow`]), or first 32 at a time with AVX2 (`avx2::Wide`, which can
-/// only exist once the CPU was found to support AVX2).  Both give the same
-/// match lengths, hence the same output.
+/// ([`Narrow`]), or first 32 at a time with AVX2 (`avx2::Wide`) or 64 at a
+/// time with AVX-512 (`avx512::Wide`), which can only exist once the CPU was
+/// found to support them.  All give the same match lengths, hence the same
+/// output.
 pub(crate) trait Scan: Copy {
-    /// Whether [`Scan::mismatch32`] is used at all.
-    const WIDE: bool;
-    /// For `pos + 32 <= buf.len()` and `dist <= pos`: the index of the first
-    /// of the 32 bytes at `pos` that differs from the byte `dist` earlier, or
-    /// `None` when all 32 are equal.
-    fn mismatch32(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize>;
+    /// Bytes compared by one [`Scan::mismatch`]; 0 when it is not used.
+    const WIDTH: usize;
+    /// For `pos + WIDTH <= buf.len()` and `dist <= pos`: the index of the
+    /// first of the `WIDTH` bytes at `pos` that differs from the byte `dist`
+    /// earlier, or `None` when all are equal.
+    fn mismatch(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize>;
+    /// Bytes compared by one [`Scan::mismatch_long`], used once a match has
+    /// outlasted its first `WIDTH` bytes; 0 when there is none.
+    const LONG: usize = 0;
+    /// [`Scan::mismatch`] over `LONG` bytes.
+    fn mismatch_long(self, _buf: &[u8], _pos: usize, _dist: usize) -> Option<usize> {
+        None
+    }
 }
 
 /// The portable [`Scan`].
@@ -141,10 +151,10 @@ pub(crate) trait Scan: Copy {
 struct Narrow;
 
 impl Scan for Narrow {
-    const WIDE: bool = false;
+    const WIDTH: usize = 0;
     #[inline(always)]
-    fn mismatch32(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize> {
-        (0..32).find(|&k| buf[pos + k] != buf[pos + k - dist])
+    fn mismatch(self, _: &[u8], _: usize, _: usize) -> Option<usize> {
+        None
     }
 }
 
@@ -154,12 +164,25 @@ impl Scan for Narrow {
 /// encoder works with (it always overshoots a mismatch by one byte).
 #[inline(always)]
 fn scan_match<S: Scan>(scan: S, buf: &[u8], mut pos: usize, dist: usize, bound: usize) -> usize {
-    if S::WIDE {
-        while pos + 32 <= bound {
-            if let Some(k) = scan.mismatch32(buf, pos, dist) {
+    if S::WIDTH > 0 && S::LONG > 0 && pos + S::WIDTH <= bound {
+        // Most matches end within the first bytes: one narrower step first.
+        if let Some(k) = scan.mismatch(buf, pos, dist) {
+            return pos + k + 1;
+        }
+        pos += S::WIDTH;
+        while pos + S::LONG <= bound {
+            if let Some(k) = scan.mismatch_long(buf, pos, dist) {
                 return pos + k + 1;
             }
-            pos += 32;
+            pos += S::LONG;
+        }
+    }
+    if S::WIDTH > 0 {
+        while pos + S::WIDTH <= bound {
+            if let Some(k) = scan.mismatch(buf, pos, dist) {
+                return pos + k + 1;
+            }
+            pos += S::WIDTH;
         }
     }
     while pos + 16 <= bound {
@@ -308,6 +331,10 @@ pub fn compress(clevel: i32, input: &[u8], output: &mut [u8]) -> usize {
                 &mut own
             }
         };
+        #[cfg(target_arch = "x86_64")]
+        if let Some(wide) = avx512::Wide::detect() {
+            return avx512::compress_levels(wide, clevel, input, output, table);
+        }
         #[cfg(target_arch = "x86_64")]
         if let Some(wide) = avx2::Wide::detect() {
             return avx2::compress_levels(wide, clevel, input, output, table);

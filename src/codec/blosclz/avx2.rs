@@ -23,10 +23,10 @@ impl Wide {
 }
 
 impl Scan for Wide {
-    const WIDE: bool = true;
+    const WIDTH: usize = 32;
 
     #[inline(always)]
-    fn mismatch32(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize> {
+    fn mismatch(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize> {
         assert!(pos + 32 <= buf.len() && dist <= pos);
         // SAFETY: a `Wide` exists only when AVX2 is available; both 32-byte
         // ranges `pos..pos + 32` and `pos - dist..pos - dist + 32` were just
