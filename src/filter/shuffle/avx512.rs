@@ -10,12 +10,16 @@
 //! permute is replaced by its inverse.
 //!
 //! Other typesizes, and non-temporal stores, are left to the AVX2 kernel,
-//! and so are the cases where it measured faster on the one AVX-512 machine
-//! at hand (Zen 5, `KERNELS_LEN=65536` and `262144 cargo bench --bench
-//! kernels`, 2026-11-25): shuffling typesize 8 (66-70 GB/s here against
-//! 79-80 for AVX2) and unshuffling typesizes 4 (80-83 against 102-103) and
-//! 8 (88-94 against 96 at 64 KiB).  The kernels themselves work for every
-//! power of two 2..=16, and the tests run them all.
+//! and so is unshuffling typesizes 4 and 8, where it measured faster on the
+//! one AVX-512 machine at hand (Zen 5, `KERNELS_LEN=65536` and `262144 cargo
+//! bench --bench kernels`, 2026-11-25: typesize 4 at 80-83 GB/s here
+//! against 102-103 for AVX2, typesize 8 at 88-94 against 96 at 64 KiB).
+//! Shuffling typesize 8 measured slower here on its own (66-70 against 79-80
+//! GB/s) but faster inside the compressor: the one-thread, 64 KiB lz4 +
+//! shuffle rows of `cargo bench --bench vs_reference` went from 0.98 of the
+//! reference's compression speed to 1.06-1.08 (blosclz 1.08 to 1.13-1.14),
+//! so the compressor's numbers decided.  The kernels themselves work for
+//! every power of two 2..=16, and the tests run them all.
 //!
 //! Folding the in-register byte permutes into the first or last round of
 //! the transpose (two-source byte permutes, `vpermt2b`, one instruction
@@ -188,6 +192,7 @@ pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -
     match ts {
         2 => shuffle_pow2::<2>(n, src, dest),
         4 => shuffle_pow2::<4>(n, src, dest),
+        8 => shuffle_pow2::<8>(n, src, dest),
         16 => shuffle_pow2::<16>(n, src, dest),
         // SAFETY: the caller guarantees AVX2.
         _ => unsafe { super::avx2::shuffle(ts, n, src, dest) },
