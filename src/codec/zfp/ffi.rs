@@ -199,7 +199,7 @@ pub fn compress(mode: Mode, scalar: Scalar, dims: &[usize], input: &[u8]) -> Opt
     }
     // zfp loads whole floats/doubles: give it aligned values.
     let aligned_copy: Vec<u64>;
-    let data: *const u8 = if (input.as_ptr() as usize) % scalar.size() == 0 {
+    let data: *const u8 = if (input.as_ptr() as usize).is_multiple_of(scalar.size()) {
         input.as_ptr()
     } else {
         aligned_copy = to_words(input, 0);
@@ -270,7 +270,7 @@ pub fn decompress(
     let padded_bytes = padded.len() * 8;
     // zfp stores whole floats/doubles: give it aligned storage.
     let mut aligned_out: Vec<u64> = Vec::new();
-    let direct = (out.as_ptr() as usize) % scalar.size() == 0;
+    let direct = (out.as_ptr() as usize).is_multiple_of(scalar.size());
     let target: *mut u8 = if direct {
         out.as_mut_ptr()
     } else {
