@@ -37,19 +37,15 @@ impl Scan for Wide {
     fn mismatch(self, buf: &[u8], pos: usize, dist: usize) -> Option<usize> {
         assert!(pos + 32 <= buf.len() && dist <= pos);
         // SAFETY: a `Wide` exists only when AVX-512 F, BW and VL are available;
-        // both 64-byte ranges `pos..pos + 64` and `pos - dist..pos - dist +
-        // 64` were just checked to lie inside `buf`; the loads are unaligned.
+        // both 32-byte ranges `pos..pos + 32` and `pos - dist..pos - dist +
+        // 32` were just checked to lie inside `buf`; the loads are unaligned.
         let differ = unsafe {
             let p = buf.as_ptr();
             let a = _mm256_loadu_si256(p.add(pos) as *const __m256i);
             let b = _mm256_loadu_si256(p.add(pos - dist) as *const __m256i);
             _mm256_cmpneq_epi8_mask(a, b)
         };
-        if differ == 0 {
-            None
-        } else {
-            Some(differ.trailing_zeros() as usize)
-        }
+        first_set(u64::from(differ))
     }
 
     const LONG: usize = 64;
@@ -64,12 +60,14 @@ impl Scan for Wide {
             let b = _mm512_loadu_si512(p.add(pos - dist) as *const __m512i);
             _mm512_cmpneq_epi8_mask(a, b)
         };
-        if differ == 0 {
-            None
-        } else {
-            Some(differ.trailing_zeros() as usize)
-        }
+        first_set(differ)
     }
+}
+
+/// The index of the lowest set bit of `mask` (the first differing byte).
+#[inline(always)]
+fn first_set(mask: u64) -> Option<usize> {
+    (mask != 0).then(|| mask.trailing_zeros() as usize)
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
