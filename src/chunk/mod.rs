@@ -180,6 +180,9 @@ fn parse_cache_size(text: &str) -> Option<usize> {
     digits.parse::<usize>().ok()?.checked_mul(unit)
 }
 
+/// Largest single `memcpy` of [`copy_in_parallel`].
+const COPY_PIECE: usize = 256 << 10;
+
 /// Below this many bytes a plain copy is done by the calling thread alone.
 const PARALLEL_COPY_MIN: usize = 512 << 10;
 
@@ -192,7 +195,13 @@ pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8], str
         if streaming {
             crate::filter::copy_streaming(from, to);
         } else {
-            to.copy_from_slice(from);
+            // In pieces: glibc copies up to its `rep_movsb_stop_threshold`
+            // (1 MiB on the Zen 5 VM) with `rep movsb` and larger sizes with
+            // a vector loop, which there ran 4% slower (62.5 against 65 GB/s
+            // for 4 MiB in 256 KiB pieces, cache-resident).
+            for (t, f) in to.chunks_mut(COPY_PIECE).zip(from.chunks(COPY_PIECE)) {
+                t.copy_from_slice(f);
+            }
         }
     };
     if nthreads <= 1 || src.len() < PARALLEL_COPY_MIN {

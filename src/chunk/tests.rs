@@ -218,3 +218,17 @@ fn stream_threshold_comes_from_the_cache() {
         assert_eq!(t, c / 8 * 3);
     }
 }
+
+/// Plain-copy chunks below the streaming threshold are copied in
+/// `COPY_PIECE` pieces: the same bytes, with a partial last piece, one or
+/// two threads, aligned or not.
+#[test]
+fn large_incompressible_chunks_copy_in_pieces() {
+    use rand::{Rng, SeedableRng};
+    STREAM_MIN_OVERRIDE.with(|c| c.set(Some(usize::MAX)));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+    let data: Vec<u8> = (0..4 * COPY_PIECE + 4100).map(|_| rng.gen()).collect();
+    for nthreads in [1, 2] {
+        check_large_round_trip(&data, NOFILTER, 8, nthreads, &[0, 5]);
+    }
+}
