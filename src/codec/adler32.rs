@@ -9,6 +9,7 @@
 //! data and checks the trailer with this function.
 
 /// Adler-32's modulus.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const BASE: u64 = 65521;
 
 /// Adler-32 of `data`, continuing from `adler` (1 for a fresh checksum).
@@ -32,6 +33,7 @@ fn avx512_vnni() -> bool {
 }
 
 /// Adler-32 one byte at a time (the definition), for short tails and tests.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn scalar(adler: u32, data: &[u8]) -> u32 {
     let (mut a, mut b) = (u64::from(adler & 0xFFFF), u64::from(adler >> 16));
     for chunk in data.chunks(4096) {

@@ -104,11 +104,6 @@ fn v3() -> bool {
     *V3
 }
 
-#[cfg(not(lz4_v3))]
-fn v3() -> bool {
-    false
-}
-
 /// Calls `$v3(args)` when [`v3`] holds, `$generic(args)` otherwise.
 macro_rules! lz4_call {
     ($v3:ident, $generic:ident, $($arg:expr),*) => {{

@@ -135,6 +135,9 @@ pub(super) fn unshuffle_any(
     dest: &mut [u8],
     streaming: bool,
 ) {
+    // Only the x86_64 kernels have streaming stores.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = streaming;
     let len = src.len();
     let dest = &mut dest[..len];
     let ts = typesize;
