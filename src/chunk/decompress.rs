@@ -173,8 +173,9 @@ fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
     Ok(())
 }
 
-fn call_info(p: &Parsed, dparams: &DParams) -> CallInfo {
+fn call_info(p: &Parsed, dparams: &DParams, filters: [u8; 6]) -> CallInfo {
     CallInfo {
+        filters,
         meta: p.h.compcode_meta,
         compcode: p.h.udcompcode,
         typesize: dparams.typesize,
@@ -265,10 +266,7 @@ fn decode_block(
     scratch.ensure(bsize);
     let Scratch { a, b, .. } = scratch;
     let compformat = p.h.compformat();
-    let info = CallInfo {
-        filters,
-        ..call_info(p, dparams)
-    };
+    let info = call_info(p, dparams, filters);
     {
         let target: &mut [u8] = if in_tmp {
             &mut a[..bsize]

@@ -204,7 +204,8 @@ mod imp {
         }
     }
 
-    /// Expansion ratio from which zlib-rs decompresses (below, libdeflate).
+    /// Expansion ratio from which zlib-rs decompresses unshuffled data
+    /// (below, libdeflate).
     pub(super) const LIBDEFLATE_BELOW: usize = 8;
 
     /// Inflate zlib stream `src` with `d`, a raw-deflate state: the 2-byte
@@ -234,18 +235,14 @@ mod imp {
     }
 
     /// Decompress a zlib stream (Adler-32 checked); `None` on error or when
-    /// it does not end within `dest`. Streams that expand less than
-    /// `LIBDEFLATE_BELOW` times go through libdeflate's decompressor, the
-    /// others (long matches, where zlib-rs's chunked copies win) through
-    /// zlib-rs, with one state per thread reset and reused.
+    /// it does not end within `dest`. libdeflate decodes streams whose first
+    /// block has fixed Huffman codes, and streams of unshuffled data
+    /// (`shuffled` false) that expand less than `LIBDEFLATE_BELOW` times;
+    /// zlib-rs, with one state per thread reset and reused, the others (see
+    /// the module comment).
     pub fn decompress(src: &[u8], dest: &mut [u8], shuffled: bool) -> Option<usize> {
-        let libdeflate = if super::fixed_huffman_first(src) {
-            true
-        } else if shuffled {
-            false
-        } else {
-            dest.len() < LIBDEFLATE_BELOW.saturating_mul(src.len())
-        };
+        let libdeflate = super::fixed_huffman_first(src)
+            || (!shuffled && dest.len() < LIBDEFLATE_BELOW.saturating_mul(src.len()));
         if libdeflate {
             return with_kept(&DECOMPRESSOR, |slot| {
                 slot.get_or_insert_with(Decompressor::new)

@@ -52,7 +52,7 @@ fn lane_transpose(reverse_dst: bool) -> __m512i {
 pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]) {
     assert!(n.is_multiple_of(8) && bytes.len() == n * ts && dest.len() == n * ts);
     let nb = n / 8;
-    let net = Transpose::new(8);
+    let net = Transpose::<8>::new();
     let unit = _mm512_set1_epi64(UNIT_BITS as i64);
     // Byte b of every lane to byte 7 - b: the affine step reads the lane's
     // bytes from the top down.
@@ -96,7 +96,7 @@ pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]
 pub(super) unsafe fn bits_rev(ts: usize, n: usize, src: &[u8], bytes: &mut [u8]) {
     assert!(n.is_multiple_of(8) && src.len() == n * ts && bytes.len() == n * ts);
     let nb = n / 8;
-    let net = Transpose::new(8);
+    let net = Transpose::<8>::new();
     let unit = _mm512_set1_epi64(UNIT_BITS as i64);
     let scatter = lane_transpose(true);
     for (j, row) in bytes.chunks_exact_mut(n).enumerate() {

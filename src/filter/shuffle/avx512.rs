@@ -32,26 +32,24 @@ use std::arch::x86_64::*;
 const STEP: usize = 64;
 
 /// The index vectors of a `T x T` unit transpose (units of `16 / T` dwords):
-/// for each round, one vector for the lower register of a pair and one for
-/// the upper.  `log2(16) = 4` rounds at most.
-pub(crate) struct Transpose {
+/// for each of the `log2(T)` rounds, one vector for the lower register of a
+/// pair and one for the upper.  `log2(16) = 4` rounds at most.
+pub(crate) struct Transpose<const T: usize> {
     lo: [__m512i; 4],
     hi: [__m512i; 4],
-    rounds: usize,
 }
 
-impl Transpose {
-    /// Index vectors for `t` registers (`t` a power of two, 2..=16).
+impl<const T: usize> Transpose<T> {
+    /// Index vectors for `T` registers (`T` a power of two, 2..=16).
     #[inline]
     #[target_feature(enable = "avx512f")]
-    pub(crate) fn new(t: usize) -> Self {
-        debug_assert!(t.is_power_of_two() && (2..=16).contains(&t));
-        let unit = 16 / t;
+    pub(crate) fn new() -> Self {
+        debug_assert!(T.is_power_of_two() && (2..=16).contains(&T));
+        let unit = 16 / T;
         let mut lo = [_mm512_setzero_si512(); 4];
         let mut hi = [_mm512_setzero_si512(); 4];
-        let mut rounds = 0;
-        let mut b = t / 2;
-        while b >= 1 {
+        let mut b = T / 2;
+        for round in 0..T.trailing_zeros() as usize {
             // Round `b` swaps, between registers r and r + b (r without bit
             // b), the units whose index has bit b set in r with those whose
             // index has it clear in r + b.  Indices 0..16 pick a dword of
@@ -68,21 +66,20 @@ impl Transpose {
                     h[d] = 16 + d as i32;
                 }
             }
-            lo[rounds] = load_i32x16(&l);
-            hi[rounds] = load_i32x16(&h);
-            rounds += 1;
+            lo[round] = load_i32x16(&l);
+            hi[round] = load_i32x16(&h);
             b /= 2;
         }
-        Transpose { lo, hi, rounds }
+        Transpose { lo, hi }
     }
 
     /// Transpose the `T x T` matrix of units held in `v` (unit `j` of
     /// register `r` becomes unit `r` of register `j`).
     #[inline]
     #[target_feature(enable = "avx512f")]
-    pub(crate) fn apply<const T: usize>(&self, v: &mut [__m512i; T]) {
+    pub(crate) fn apply(&self, v: &mut [__m512i; T]) {
         let mut b = T / 2;
-        for round in 0..self.rounds {
+        for round in 0..T.trailing_zeros() as usize {
             let (lo, hi) = (self.lo[round], self.hi[round]);
             for r in 0..T {
                 if r & b == 0 {
@@ -144,7 +141,7 @@ pub(crate) unsafe fn store(buf: &mut [u8], at: usize, v: __m512i) {
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
-    let net = Transpose::new(T);
+    let net = Transpose::<T>::new();
     let idx = group_bytes(T, true);
     let mut i = 0;
     while i + STEP <= n {
@@ -163,7 +160,7 @@ unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) ->
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
-    let net = Transpose::new(T);
+    let net = Transpose::<T>::new();
     let idx = group_bytes(T, false);
     let mut i = 0;
     while i + STEP <= n {
