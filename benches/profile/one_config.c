@@ -20,18 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static uint64_t next_word(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+#include "common.h"
 
 typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
 typedef blosc2_context *(*dctx_fn)(blosc2_dparams);

@@ -16,11 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "common.h"
 
 typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
 typedef blosc2_context *(*dctx_fn)(blosc2_dparams);

@@ -18,19 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "zstd.h"
-
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static uint64_t mix(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+#include "common.h"
 
 typedef size_t (*decode_fn)(ZSTD_DCtx *, void *, size_t, const void *, size_t);
 typedef ZSTD_DCtx *(*new_dctx_fn)(void);
@@ -57,7 +45,7 @@ int main(int argc, char **argv) {
   if (!src || !out || !frames || !fsize) return 1;
   uint64_t state = 42;
   for (size_t i = 0; i < total / 8; i++) {
-    int64_t v = mix(&state) % 100 == 0 ? (int64_t)(mix(&state) % 1000000) : 0;
+    int64_t v = next_word(&state) % 100 == 0 ? (int64_t)(next_word(&state) % 1000000) : 0;
     memcpy(src + 8 * i, &v, 8);
   }
   for (size_t k = 0; k < nframes; k++) {
