@@ -5,6 +5,7 @@ use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 type PoolMap = (u32, HashMap<usize, Arc<rayon::ThreadPool>>);
 
@@ -71,7 +72,13 @@ pub fn set_executor(e: Option<Arc<Executor>>) {
 /// of the shared pool (tids 1..), all claiming job indices in order from one
 /// counter, so that work starts at once on the calling thread instead of
 /// waiting for a worker to wake up. Without a pool, the calling thread runs
-/// everything.
+/// everything. When every thread has a core, the caller waits for its
+/// helpers by spinning for up to [`SPIN`] and the helpers then linger as
+/// long (see [`linger`]): with rayon's sleeping waits, two threads
+/// decompressed a stored 4 MiB chunk at 80-120 GB/s against 112-124 now
+/// (`benches/profile/stored_threads.c`), and the 4 MiB benchmark's
+/// two-thread decompression rose from 1.57x to 1.93x the one-thread speed
+/// (`benches/results/2026-11-25-zen5-*-spin.txt`).
 pub fn run(nthreads: usize, njobs: usize, job: &(dyn Fn(usize, usize) + Sync)) {
     let exec = EXECUTOR.lock().unwrap_or_else(|e| e.into_inner()).clone();
     if let Some(e) = exec {
@@ -96,10 +103,64 @@ pub fn run(nthreads: usize, njobs: usize, job: &(dyn Fn(usize, usize) + Sync)) {
         job(i, tid);
     };
     let helpers = (nthreads - 1).min(njobs - 1);
+    RUNS.fetch_add(1, Ordering::Relaxed);
+    // Spinning only pays when every thread has a core of its own.
+    let spin = nthreads <= cores();
+    let finished = AtomicUsize::new(0);
     pool.in_place_scope(|s| {
         for _ in 0..helpers {
-            s.spawn(|_| work(1 + rayon::current_thread_index().unwrap_or(0)));
+            s.spawn(|_| {
+                work(1 + rayon::current_thread_index().unwrap_or(0));
+                finished.fetch_add(1, Ordering::Release);
+            });
         }
         work(0);
+        // Wait for the helpers here, spinning for a short while: rayon makes
+        // a thread outside the pool sleep on a condition variable until the
+        // scope's jobs are done, and being woken from there costs more than
+        // decoding a small chunk takes.
+        let start = Instant::now();
+        while spin && finished.load(Ordering::Acquire) < helpers && start.elapsed() < SPIN {
+            std::hint::spin_loop();
+        }
     });
+    if spin {
+        linger(&pool, helpers);
+    }
+}
+
+/// Counts the parallel runs started; a lingering worker stops when it moves.
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// The longest a caller spins waiting for its helpers, and a worker spins
+/// waiting for the next run, before falling back to rayon's sleeping waits.
+const SPIN: Duration = Duration::from_micros(100);
+
+/// The number of cores this process may run on (1 when unknown).
+fn cores() -> usize {
+    static CORES: Lazy<usize> =
+        Lazy::new(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    *CORES
+}
+
+/// Keep `helpers` workers polling for up to [`SPIN`] after a run, so that
+/// a run that follows right away (the next chunk of a frame, the next call
+/// of a loop) finds them awake: rayon parks an idle worker after a few dozen
+/// yields, and waking it takes longer than a small chunk takes to decode.
+/// Measured on the 2-core VM with a 64 KiB zstd+shuffle chunk of four
+/// 16 KiB blocks decompressed in a loop (`benches/profile/small_threads.c`):
+/// 9.3 us per chunk with one thread, 8.7-9.0 with two before, 5.7 with two
+/// with both spins (either alone: 8.2-8.9); the reference takes 9.7 and
+/// 21 us.  A lingering task returns as soon as another run starts anywhere
+/// in the process.
+fn linger(pool: &rayon::ThreadPool, helpers: usize) {
+    let seen = RUNS.load(Ordering::Relaxed);
+    for _ in 0..helpers {
+        pool.spawn(move || {
+            let start = Instant::now();
+            while RUNS.load(Ordering::Relaxed) == seen && start.elapsed() < SPIN {
+                std::hint::spin_loop();
+            }
+        });
+    }
 }
