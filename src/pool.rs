@@ -73,8 +73,8 @@ pub fn set_executor(e: Option<Arc<Executor>>) {
 /// counter, so that work starts at once on the calling thread instead of
 /// waiting for a worker to wake up. Without a pool, the calling thread runs
 /// everything. When every thread has a core, the caller waits for its
-/// helpers by spinning for up to [`SPIN`] and the helpers then linger as
-/// long (see [`linger`]): with rayon's sleeping waits, two threads
+/// helpers by spinning for up to `SPIN` and the helpers then linger as
+/// long (see `linger`): with rayon's sleeping waits, two threads
 /// decompressed a stored 4 MiB chunk at 80-120 GB/s against 112-124 now
 /// (`benches/profile/stored_threads.c`), and the 4 MiB benchmark's
 /// two-thread decompression rose from 1.57x to 1.93x the one-thread speed
