@@ -13,48 +13,22 @@
    Arguments: LIB_A LIB_B CODEC CLEVEL FILTER CHUNK_KIB; BS in the
    environment sets blosc2_cparams.blocksize (0, automatic, by default). */
 #include <blosc2.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "blosc2_lib.h"
 #include "common.h"
-
-typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
-typedef blosc2_context *(*dctx_fn)(blosc2_dparams);
-typedef int (*code_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
-
-struct lib {
-  cctx_fn new_cctx;
-  dctx_fn new_dctx;
-  code_fn compress, decompress;
-};
-
-static int open_lib(const char *path, struct lib *l) {
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (h == NULL) {
-    fprintf(stderr, "%s\n", dlerror());
-    return -1;
-  }
-  void (*init)(void) = (void (*)(void))dlsym(h, "blosc2_init");
-  l->new_cctx = (cctx_fn)dlsym(h, "blosc2_create_cctx");
-  l->new_dctx = (dctx_fn)dlsym(h, "blosc2_create_dctx");
-  l->compress = (code_fn)dlsym(h, "blosc2_compress_ctx");
-  l->decompress = (code_fn)dlsym(h, "blosc2_decompress_ctx");
-  if (!init || !l->new_cctx || !l->new_dctx || !l->compress || !l->decompress) return -1;
-  init();
-  return 0;
-}
 
 int main(int argc, char **argv) {
   if (argc != 7) {
     fprintf(stderr, "usage: %s LIB_A LIB_B CODEC CLEVEL FILTER CHUNK_KIB\n", argv[0]);
     return 2;
   }
-  struct lib libs[2];
-  if (open_lib(argv[1], &libs[0]) || open_lib(argv[2], &libs[1])) return 1;
+  struct blosc2_lib libs[2];
+  if (open_blosc2(argv[1], &libs[0]) || open_blosc2(argv[2], &libs[1])) return 1;
   int codec = atoi(argv[3]), clevel = atoi(argv[4]), filter = atoi(argv[5]);
   size_t chunk = (size_t)atoi(argv[6]) * 1024, total = (size_t)16 << 20;
   if (chunk == 0 || total % chunk != 0) return 2;

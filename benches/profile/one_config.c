@@ -13,42 +13,28 @@
    noise, 3 int64 zeros with one word in a hundred set (up to 1e6);
    typesize 8 for all four, 1 thread. */
 #include <blosc2.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "blosc2_lib.h"
 #include "common.h"
-
-typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
-typedef blosc2_context *(*dctx_fn)(blosc2_dparams);
-typedef int (*code_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
 
 int main(int argc, char **argv) {
   if (argc != 8) {
     fprintf(stderr, "usage: %s LIB CODEC CLEVEL FILTER CHUNK_KIB DATASET ITERS\n", argv[0]);
     return 2;
   }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    fprintf(stderr, "%s\n", dlerror());
-    return 1;
-  }
+  struct blosc2_lib lib;
+  if (open_blosc2(argv[1], &lib) != 0) return 1;
   int codec = atoi(argv[2]), clevel = atoi(argv[3]), filter = atoi(argv[4]);
   size_t chunk = (size_t)atoi(argv[5]) * 1024;
   int dataset = atoi(argv[6]), iters = atoi(argv[7]);
   int drep = getenv("DREP") ? atoi(getenv("DREP")) : 1;
   if (chunk == 0 || iters < 1 || drep < 1) return 2;
 
-  void (*init)(void) = (void (*)(void))dlsym(lib, "blosc2_init");
-  cctx_fn create_cctx = (cctx_fn)dlsym(lib, "blosc2_create_cctx");
-  dctx_fn create_dctx = (dctx_fn)dlsym(lib, "blosc2_create_dctx");
-  code_fn compress = (code_fn)dlsym(lib, "blosc2_compress_ctx");
-  code_fn decompress = (code_fn)dlsym(lib, "blosc2_decompress_ctx");
-  if (!init || !create_cctx || !create_dctx || !compress || !decompress) return 1;
-  init();
 
   const size_t total = (size_t)64 << 20;
   const size_t nchunks = total / chunk, slot = chunk + BLOSC2_MAX_OVERHEAD;
@@ -80,7 +66,7 @@ int main(int argc, char **argv) {
   cp.filters[BLOSC2_MAX_FILTERS - 1] = (uint8_t)filter;
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
   dp.nthreads = 1;
-  blosc2_context *cctx = create_cctx(cp), *dctx = create_dctx(dp);
+  blosc2_context *cctx = lib.new_cctx(cp), *dctx = lib.new_dctx(dp);
 
   double best_c = 1e30, best_d = 1e30;
   size_t packed_bytes = 0;
@@ -88,7 +74,7 @@ int main(int argc, char **argv) {
     double t0 = seconds();
     packed_bytes = 0;
     for (size_t k = 0; k < nchunks; k++) {
-      csize[k] = compress(cctx, src + k * chunk, (int32_t)chunk, packed + k * slot, (int32_t)slot);
+      csize[k] = lib.compress(cctx, src + k * chunk, (int32_t)chunk, packed + k * slot, (int32_t)slot);
       if (csize[k] <= 0) {
         fprintf(stderr, "compression failed: %d\n", csize[k]);
         return 1;
@@ -100,7 +86,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < drep; r++) {
       double a = seconds();
       for (size_t k = 0; k < nchunks; k++) {
-        if (decompress(dctx, packed + k * slot, csize[k], out + k * chunk, (int32_t)chunk) !=
+        if (lib.decompress(dctx, packed + k * slot, csize[k], out + k * chunk, (int32_t)chunk) !=
             (int)chunk) {
           fprintf(stderr, "decompression failed\n");
           return 1;

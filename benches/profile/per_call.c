@@ -13,40 +13,22 @@
    8 bytes (compressible), 2 zeros (a special-value chunk).  Typesize 8,
    clevel 5, one thread.  ITERS from the environment, default 200000. */
 #include <blosc2.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "blosc2_lib.h"
 #include "common.h"
-
-typedef void (*init_fn)(void);
-typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
-typedef blosc2_context *(*dctx_fn)(blosc2_dparams);
-typedef int (*code_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
 
 int main(int argc, char **argv) {
   if (argc != 6) {
     fprintf(stderr, "usage: %s LIB NBYTES FILTER DATA CODEC\n", argv[0]);
     return 2;
   }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    fprintf(stderr, "%s\n", dlerror());
-    return 1;
-  }
-  init_fn init = (init_fn)dlsym(lib, "blosc2_init");
-  cctx_fn new_cctx = (cctx_fn)dlsym(lib, "blosc2_create_cctx");
-  dctx_fn new_dctx = (dctx_fn)dlsym(lib, "blosc2_create_dctx");
-  code_fn compress = (code_fn)dlsym(lib, "blosc2_compress_ctx");
-  code_fn decompress = (code_fn)dlsym(lib, "blosc2_decompress_ctx");
-  if (!init || !new_cctx || !new_dctx || !compress || !decompress) {
-    fprintf(stderr, "missing symbols in %s\n", argv[1]);
-    return 1;
-  }
-  init();
+  struct blosc2_lib lib;
+  if (open_blosc2(argv[1], &lib) != 0) return 1;
 
   int32_t n = atoi(argv[2]);
   int filter = atoi(argv[3]);
@@ -78,10 +60,10 @@ int main(int argc, char **argv) {
   cp.filters[BLOSC2_MAX_FILTERS - 1] = (uint8_t)filter;
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
   dp.nthreads = 1;
-  blosc2_context *cctx = new_cctx(cp);
-  blosc2_context *dctx = new_dctx(dp);
-  int csize = compress(cctx, src, n, packed, cap);
-  if (csize <= 0 || decompress(dctx, packed, csize, back, n) != n ||
+  blosc2_context *cctx = lib.new_cctx(cp);
+  blosc2_context *dctx = lib.new_dctx(dp);
+  int csize = lib.compress(cctx, src, n, packed, cap);
+  if (csize <= 0 || lib.decompress(dctx, packed, csize, back, n) != n ||
       memcmp(src, back, (size_t)n) != 0) {
     fprintf(stderr, "round trip failed (csize %d)\n", csize);
     return 1;
@@ -92,9 +74,9 @@ int main(int argc, char **argv) {
     double t = seconds();
     int rc = 0;
     if (time_compression) {
-      for (long i = 0; i < iters; i++) rc |= compress(cctx, src, n, packed, cap) <= 0;
+      for (long i = 0; i < iters; i++) rc |= lib.compress(cctx, src, n, packed, cap) <= 0;
     } else {
-      for (long i = 0; i < iters; i++) rc |= decompress(dctx, packed, csize, back, n) != n;
+      for (long i = 0; i < iters; i++) rc |= lib.decompress(dctx, packed, csize, back, n) != n;
     }
     t = seconds() - t;
     if (rc) {

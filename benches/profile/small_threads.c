@@ -11,35 +11,21 @@
 
    Arguments: LIB CODEC BLOCK.                                               */
 #include <blosc2.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blosc2_lib.h"
 #include "common.h"
-
-typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
-typedef blosc2_context *(*dctx_fn)(blosc2_dparams);
-typedef int (*code_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
 
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: %s LIB CODEC BLOCK\n", argv[0]);
     return 2;
   }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    fprintf(stderr, "%s\n", dlerror());
-    return 1;
-  }
-  void (*init)(void) = (void (*)(void))dlsym(lib, "blosc2_init");
-  cctx_fn new_cctx = (cctx_fn)dlsym(lib, "blosc2_create_cctx");
-  dctx_fn new_dctx = (dctx_fn)dlsym(lib, "blosc2_create_dctx");
-  code_fn compress = (code_fn)dlsym(lib, "blosc2_compress_ctx");
-  code_fn decompress = (code_fn)dlsym(lib, "blosc2_decompress_ctx");
-  if (!init || !new_cctx || !new_dctx || !compress || !decompress) return 1;
-  init();
+  struct blosc2_lib lib;
+  if (open_blosc2(argv[1], &lib) != 0) return 1;
   enum { CHUNK = 65536, NCHUNKS = 64, SLOT = CHUNK + BLOSC2_MAX_OVERHEAD };
   uint8_t *src = malloc((size_t)CHUNK * NCHUNKS), *out = malloc((size_t)CHUNK * NCHUNKS);
   uint8_t *packed = malloc((size_t)SLOT * NCHUNKS);
@@ -57,20 +43,20 @@ int main(int argc, char **argv) {
   cp.nthreads = 1;
   cp.blocksize = atoi(argv[3]);
   cp.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_SHUFFLE;
-  blosc2_context *cctx = new_cctx(cp);
+  blosc2_context *cctx = lib.new_cctx(cp);
   for (int k = 0; k < NCHUNKS; k++) {
-    csize[k] = compress(cctx, src + (size_t)k * CHUNK, CHUNK, packed + (size_t)k * SLOT, SLOT);
+    csize[k] = lib.compress(cctx, src + (size_t)k * CHUNK, CHUNK, packed + (size_t)k * SLOT, SLOT);
     if (csize[k] <= 0) return 1;
   }
   for (int nthreads = 1; nthreads <= 2; nthreads++) {
     blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
     dp.nthreads = (int16_t)nthreads;
-    blosc2_context *dctx = new_dctx(dp);
+    blosc2_context *dctx = lib.new_dctx(dp);
     double best = 1e30;
     for (int pass = 0; pass < 200; pass++) {
       double t0 = seconds();
       for (int k = 0; k < NCHUNKS; k++) {
-        if (decompress(dctx, packed + (size_t)k * SLOT, csize[k], out + (size_t)k * CHUNK, CHUNK) !=
+        if (lib.decompress(dctx, packed + (size_t)k * SLOT, csize[k], out + (size_t)k * CHUNK, CHUNK) !=
             CHUNK)
           return 1;
       }

@@ -9,37 +9,22 @@
      ./stored_threads $PWD/target/release/libblosc2.so 3
      ./stored_threads $PWD/.ref/blosc2/lib/libblosc2.so.9 3                           */
 #include <blosc2.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "blosc2_lib.h"
 #include "common.h"
-
-typedef blosc2_context *(*cctx_fn)(blosc2_cparams);
-typedef blosc2_context *(*dctx_fn)(blosc2_dparams);
-typedef int (*code_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
 
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s LIB ROUNDS\n", argv[0]);
     return 2;
   }
-  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (lib == NULL) {
-    fprintf(stderr, "%s\n", dlerror());
-    return 1;
-  }
-  void (*init)(void) = (void (*)(void))dlsym(lib, "blosc2_init");
-  cctx_fn new_cctx = (cctx_fn)dlsym(lib, "blosc2_create_cctx");
-  dctx_fn new_dctx = (dctx_fn)dlsym(lib, "blosc2_create_dctx");
-  code_fn compress = (code_fn)dlsym(lib, "blosc2_compress_ctx");
-  code_fn decompress = (code_fn)dlsym(lib, "blosc2_decompress_ctx");
-  void (*free_ctx)(blosc2_context *) = (void (*)(blosc2_context *))dlsym(lib, "blosc2_free_ctx");
-  if (!init || !new_cctx || !new_dctx || !compress || !decompress || !free_ctx) return 1;
-  init();
+  struct blosc2_lib lib;
+  if (open_blosc2(argv[1], &lib) != 0) return 1;
   const int32_t n = 4 << 20;
   int rounds = atoi(argv[2]);
   for (int round = 0; round < rounds; round++) {
@@ -57,25 +42,25 @@ int main(int argc, char **argv) {
     cp.typesize = 8;
     cp.nthreads = 1;
     cp.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_NOSHUFFLE;
-    blosc2_context *cctx = new_cctx(cp);
-    int csize = compress(cctx, src, n, packed, n + 4096);
-    free_ctx(cctx);
+    blosc2_context *cctx = lib.new_cctx(cp);
+    int csize = lib.compress(cctx, src, n, packed, n + 4096);
+    lib.free_ctx(cctx);
     if (csize <= 0) return 1;
     printf("round %d:", round);
     for (int nthreads = 1; nthreads <= 2; nthreads++) {
       blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
       dp.nthreads = (int16_t)nthreads;
-      blosc2_context *dctx = new_dctx(dp);
+      blosc2_context *dctx = lib.new_dctx(dp);
       double best = 1e30;
       for (int pass = 0; pass < 5; pass++) {
         double t0 = seconds();
         for (int call = 0; call < 150; call++) {
-          if (decompress(dctx, packed, csize, out, n) != n) return 1;
+          if (lib.decompress(dctx, packed, csize, out, n) != n) return 1;
         }
         double t = (seconds() - t0) / 150;
         if (t < best) best = t;
       }
-      free_ctx(dctx);
+      lib.free_ctx(dctx);
       printf("  %d thread%s %.1f GB/s", nthreads, nthreads > 1 ? "s" : "", (double)n / best / 1e9);
     }
     printf("\n");
