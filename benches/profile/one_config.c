@@ -35,7 +35,6 @@ int main(int argc, char **argv) {
   int drep = getenv("DREP") ? atoi(getenv("DREP")) : 1;
   if (chunk == 0 || iters < 1 || drep < 1) return 2;
 
-
   const size_t total = (size_t)64 << 20;
   const size_t nchunks = total / chunk, slot = chunk + BLOSC2_MAX_OVERHEAD;
   uint8_t *src = malloc(total), *packed = malloc(nchunks * slot), *out = malloc(total);
