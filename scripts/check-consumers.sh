@@ -40,7 +40,7 @@ if [[ "$got" != "$expected" ]]; then
 fi
 [[ "$(readlink "$PREFIX/lib/libblosc2.so")" == libblosc2.so.9 ]]
 [[ "$(readlink "$PREFIX/lib/libblosc2.so.9")" == libblosc2.so.9.3.5 ]]
-readelf -d "$PREFIX/lib/libblosc2.so.9.3.5" | grep -q 'Library soname: \[libblosc2.so.9\]'
+readelf -d "$PREFIX/lib/libblosc2.so.9.3.5" | grep 'Library soname: \[libblosc2.so.9\]' > /dev/null
 echo "layout ok: $(echo "$got" | wc -l) files, SONAME libblosc2.so.9"
 [[ "$(pkg-config --modversion blosc2)" == 3.3.5 ]]
 
@@ -49,7 +49,7 @@ step "C via pkg-config: cc main.c \$(pkg-config --cflags --libs blosc2)"
 cc -std=c11 -Wall -Wextra -Werror examples/consumers/c-pkgconfig/main.c \
   $(pkg-config --cflags --libs blosc2) -Wl,-rpath,"$PREFIX/lib" -o "$WORK/c-pkgconfig"
 "$WORK/c-pkgconfig"
-ldd "$WORK/c-pkgconfig" | grep -q "$PREFIX/lib/libblosc2.so.9"
+ldd "$WORK/c-pkgconfig" | grep "$PREFIX/lib/libblosc2.so.9" > /dev/null
 
 step "C++17 via CMake find_package(Blosc2)"
 cmake -S examples/consumers/cpp-cmake -B "$WORK/cpp" -DCMAKE_PREFIX_PATH="$PREFIX" \
@@ -57,8 +57,8 @@ cmake -S examples/consumers/cpp-cmake -B "$WORK/cpp" -DCMAKE_PREFIX_PATH="$PREFI
 grep 'Blosc2 .* found' "$WORK/cmake.log"
 cmake --build "$WORK/cpp" > "$WORK/build.log" 2>&1 || { cat "$WORK/build.log"; exit 1; }
 (cd "$WORK" && "$WORK/cpp/consumer_shared" && "$WORK/cpp/consumer_static")
-ldd "$WORK/cpp/consumer_shared" | grep -q "$PREFIX/lib/libblosc2.so.9"
-if ldd "$WORK/cpp/consumer_static" | grep -q blosc2; then echo "consumer_static is not static"; exit 1; fi
+ldd "$WORK/cpp/consumer_shared" | grep "$PREFIX/lib/libblosc2.so.9" > /dev/null
+if ldd "$WORK/cpp/consumer_static" | grep blosc2 > /dev/null; then echo "consumer_static is not static"; exit 1; fi
 
 step "C linked statically against libblosc2.a"
 # shellcheck disable=SC2046
@@ -66,7 +66,7 @@ cc -std=c11 -Wall -Werror examples/consumers/c-static/main.c $(pkg-config --cfla
   "$PREFIX/lib/libblosc2.a" $(pkg-config --libs-only-l --static blosc2 | sed 's/-lblosc2//') \
   -o "$WORK/c-static"
 "$WORK/c-static"
-if ldd "$WORK/c-static" | grep -q blosc2; then echo "c-static links libblosc2.so"; exit 1; fi
+if ldd "$WORK/c-static" | grep blosc2 > /dev/null; then echo "c-static links libblosc2.so"; exit 1; fi
 
 step "Python via ctypes"
 python3 examples/python/blosc2_ctypes.py "$PREFIX/lib/libblosc2.so.9"

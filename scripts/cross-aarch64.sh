@@ -43,7 +43,7 @@ as_root() {
 if ! command -v rustup > /dev/null; then
   skip "rustup not found, cannot add the Rust target $TARGET"
 fi
-if ! rustup target list --installed | grep -qx "$TARGET"; then
+if ! rustup target list --installed | grep -x "$TARGET" > /dev/null; then
   echo "adding the Rust target $TARGET"
   rustup target add "$TARGET" || skip "could not install the Rust target $TARGET"
 fi
