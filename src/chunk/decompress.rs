@@ -38,7 +38,7 @@ impl Parsed<'_> {
             (self.blocksize, false)
         }
     }
-    fn bstart(&self, j: usize) -> usize {
+    pub(super) fn bstart(&self, j: usize) -> usize {
         let at = self.overhead + 4 * j;
         i32::from_le_bytes(self.src[at..at + 4].try_into().unwrap_or([0; 4])) as usize
     }
@@ -188,7 +188,7 @@ fn call_info(p: &Parsed, dparams: &DParams, filters: [u8; 6]) -> CallInfo {
 }
 
 /// Decode block `j` into `out` (exactly the block's size).
-fn decode_block(
+pub(super) fn decode_block(
     p: &Parsed,
     dparams: &DParams,
     j: usize,
@@ -234,114 +234,180 @@ fn decode_block(
         }
         return Ok(());
     }
-    let (filters, filters_meta) = p.h.pipeline();
-    let nstreams = if !p.h.dont_split() && !leftover_block {
-        p.typesize
-    } else {
-        1
-    };
-    // 32-bit division (block sizes fit in 31 bits), none for one stream.
-    let (neblock, uneven) = match nstreams {
-        0 => return Err(Error::Data),
-        1 => (bsize, false),
-        n => (
-            (bsize as u32 / n as u32) as usize,
-            !(bsize as u32).is_multiple_of(n as u32),
-        ),
-    };
-    if neblock == 0 {
-        return Err(Error::WriteBuffer);
-    }
-    if uneven {
-        // The reference writes such chunks but cannot restore the tail bytes.
-        return Err(Error::Data);
-    }
-    let in_tmp = pipeline::backward_needs_tmp(&filters) || dparams.postfilter.is_some();
-    // Streams stored raw straight into the output of a large chunk are
-    // streamed.  (Decoding into the scratch and streaming that to `out` was
-    // tried too: faster for output-bound codecs on a memory-bound machine,
-    // but 12-30% slower than decoding in place for highly compressible data
-    // whose output stays in the cache.)
-    let stream_raw = p.stream_out && !in_tmp;
+    let lay = Layout::new(p, dparams, bsize, leftover_block)?;
     scratch.ensure(bsize);
     let Scratch { a, b, .. } = scratch;
-    let compformat = p.h.compformat();
-    let info = call_info(p, dparams, filters);
     {
-        let target: &mut [u8] = if in_tmp {
+        let target: &mut [u8] = if lay.in_tmp {
             &mut a[..bsize]
         } else {
             &mut out[..]
         };
         let mut src = &p.src[p.bstart(j)..];
-        for s in 0..nstreams {
-            if src.len() < 4 {
-                return Err(Error::ReadBuffer);
-            }
-            let csize = i32::from_le_bytes(src[..4].try_into().unwrap_or([0; 4]));
-            src = &src[4..];
-            let dst = &mut target[s * neblock..(s + 1) * neblock];
-            if csize == 0 {
-                dst.fill(0);
-            } else if csize < 0 {
-                let Some((&token, rest)) = src.split_first() else {
-                    return Err(Error::ReadBuffer);
-                };
-                src = rest;
-                if token & 1 == 0 || csize < -255 {
-                    return Err(Error::RunLength);
-                }
-                dst.fill((-csize) as u8);
-            } else {
-                let cs = csize as usize;
-                if src.len() < cs {
-                    return Err(Error::ReadBuffer);
-                }
-                if cs == neblock {
-                    if stream_raw {
-                        crate::filter::copy_streaming(&src[..cs], dst);
-                    } else {
-                        dst.copy_from_slice(&src[..cs]);
-                    }
-                } else {
-                    codec::decompress_stream(
-                        compformat,
-                        p.h.udcompcode,
-                        &src[..cs],
-                        dst,
-                        p.dict.as_ref(),
-                        &info,
-                        p.src,
-                    )?;
-                }
-                src = &src[cs..];
-            }
+        for dst in target.chunks_exact_mut(lay.neblock) {
+            let (stream, rest) = next_stream(src, lay.neblock)?;
+            src = rest;
+            write_stream(p, &lay, stream, dst)?;
         }
     }
+    finish_block(p, dparams, &lay, j, out, a, b, dref, tid)
+}
+
+/// How a block's streams are laid out and where they are decoded to.
+pub(super) struct Layout {
+    filters: [u8; MAX_FILTERS],
+    filters_meta: [u8; MAX_FILTERS],
+    /// Bytes per stream; the streams fill the block exactly.
+    pub neblock: usize,
+    /// The streams go to the scratch buffer (a filter or postfilter runs
+    /// after them), not to the output.
+    pub in_tmp: bool,
+    /// Write streams stored raw with non-temporal stores.
+    stream_raw: bool,
+    compformat: u8,
+    info: CallInfo,
+}
+
+impl Layout {
+    #[inline(always)]
+    pub fn new(
+        p: &Parsed,
+        dparams: &DParams,
+        bsize: usize,
+        leftover_block: bool,
+    ) -> Result<Layout> {
+        let (filters, filters_meta) = p.h.pipeline();
+        let nstreams = if !p.h.dont_split() && !leftover_block {
+            p.typesize
+        } else {
+            1
+        };
+        // 32-bit division (block sizes fit in 31 bits), none for one stream.
+        let (neblock, uneven) = match nstreams {
+            0 => return Err(Error::Data),
+            1 => (bsize, false),
+            n => (
+                (bsize as u32 / n as u32) as usize,
+                !(bsize as u32).is_multiple_of(n as u32),
+            ),
+        };
+        if neblock == 0 {
+            return Err(Error::WriteBuffer);
+        }
+        if uneven {
+            // The reference writes such chunks but cannot restore the tail bytes.
+            return Err(Error::Data);
+        }
+        let in_tmp = pipeline::backward_needs_tmp(&filters) || dparams.postfilter.is_some();
+        Ok(Layout {
+            filters,
+            filters_meta,
+            neblock,
+            in_tmp,
+            // Streams stored raw straight into the output of a large chunk
+            // are streamed.  (Decoding into the scratch and streaming that
+            // to `out` was tried too: faster for output-bound codecs on a
+            // memory-bound machine, but 12-30% slower than decoding in place
+            // for highly compressible data whose output stays in the cache.)
+            stream_raw: p.stream_out && !in_tmp,
+            compformat: p.h.compformat(),
+            info: call_info(p, dparams, filters),
+        })
+    }
+}
+
+/// One stream of a block as stored.
+#[derive(Clone, Copy)]
+pub(super) enum Stream<'a> {
+    /// Every byte has this value (a zero size or a run).
+    Fill(u8),
+    /// Stored as is.
+    Raw(&'a [u8]),
+    /// Compressed with the chunk's codec.
+    Coded(&'a [u8]),
+}
+
+/// Read the stream at the start of `src` (one that decodes to `neblock`
+/// bytes); returns it and what follows it.
+#[inline(always)]
+pub(super) fn next_stream(src: &[u8], neblock: usize) -> Result<(Stream<'_>, &[u8])> {
+    let Some((head, src)) = src.split_first_chunk::<4>() else {
+        return Err(Error::ReadBuffer);
+    };
+    let csize = i32::from_le_bytes(*head);
+    if csize == 0 {
+        return Ok((Stream::Fill(0), src));
+    }
+    if csize < 0 {
+        let Some((&token, rest)) = src.split_first() else {
+            return Err(Error::ReadBuffer);
+        };
+        if token & 1 == 0 || csize < -255 {
+            return Err(Error::RunLength);
+        }
+        return Ok((Stream::Fill((-csize) as u8), rest));
+    }
+    let cs = csize as usize;
+    if src.len() < cs {
+        return Err(Error::ReadBuffer);
+    }
+    let (data, rest) = src.split_at(cs);
+    if cs == neblock {
+        Ok((Stream::Raw(data), rest))
+    } else {
+        Ok((Stream::Coded(data), rest))
+    }
+}
+
+/// Write one stream's bytes to `dst` (exactly the stream's size).
+#[inline(always)]
+pub(super) fn write_stream(p: &Parsed, lay: &Layout, stream: Stream, dst: &mut [u8]) -> Result<()> {
+    match stream {
+        Stream::Fill(v) => dst.fill(v),
+        Stream::Raw(data) if lay.stream_raw => crate::filter::copy_streaming(data, dst),
+        Stream::Raw(data) => dst.copy_from_slice(data),
+        Stream::Coded(data) => codec::decompress_stream(
+            lay.compformat,
+            p.h.udcompcode,
+            data,
+            dst,
+            p.dict.as_ref(),
+            &lay.info,
+            p.src,
+        )?,
+    }
+    Ok(())
+}
+
+/// Undo the filters of block `j` once its streams are in place (in `a`
+/// when `lay.in_tmp`, else in `out`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn finish_block(
+    p: &Parsed,
+    dparams: &DParams,
+    lay: &Layout,
+    j: usize,
+    out: &mut [u8],
+    a: &mut [u8],
+    b: &mut [u8],
+    dref: Option<&[u8]>,
+    tid: i32,
+) -> Result<()> {
+    let filters = lay.filters;
     if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && dparams.postfilter.is_none() {
         return Ok(());
     }
     let bi = BackwardInfo {
         filters,
-        filters_meta,
+        filters_meta: lay.filters_meta,
         typesize: p.typesize,
         version: p.h.version,
-        info,
+        info: lay.info,
         postfilter: dparams.postfilter.as_deref(),
         nchunk: dparams.nchunk,
         stream_out: p.stream_out,
     };
-    pipeline::backward(
-        &bi,
-        !in_tmp,
-        out,
-        &mut a[..],
-        &mut b[..],
-        dref,
-        offset,
-        j,
-        tid,
-    )
+    pipeline::backward(&bi, !lay.in_tmp, out, a, b, dref, j * p.blocksize, j, tid)
 }
 
 fn has_delta(p: &Parsed) -> bool {
@@ -395,6 +461,11 @@ pub fn decompress(
     }
     let skip = |j: usize| maskout.is_some_and(|m| m[j]);
     let nthreads = dparams.nthreads.max(1) as usize;
+    if nthreads > 1 && p.nblocks == 1 && !skip(0) && super::split::splittable(&p) {
+        SCRATCH
+            .with(|sc| super::split::decode(&p, dparams, dest, nthreads, &mut sc.borrow_mut()))?;
+        return Ok(nbytes);
+    }
     if nthreads > 1 && p.nblocks > 1 && !delta {
         // No block depends on another: all of them go to the workers.
         let blocks = dest.chunks_mut(p.blocksize).enumerate().collect();

@@ -12,10 +12,11 @@
 
 pub mod blocksize;
 pub(crate) mod compress;
-mod decompress;
+pub(crate) mod decompress;
 pub mod params;
 pub mod pipeline;
 pub mod special;
+mod split;
 pub mod user_filter;
 pub mod vlblocks;
 
