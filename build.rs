@@ -28,9 +28,49 @@ fn main() {
     }
 }
 
-/// The directory holding `lz4.c` in the `lz4-sys` package this build uses,
-/// found through `cargo metadata` (offline: the package is already here).
+/// The directory holding `lz4.c` in the `lz4-sys` package this build uses:
+/// the registry copy of the version `Cargo.lock` names, else what `cargo
+/// metadata` says (a vendored or patched source).
 fn lz4_source_dir() -> Option<PathBuf> {
+    lz4_source_in_registry().or_else(lz4_source_from_metadata)
+}
+
+/// `$CARGO_HOME/registry/src/<index>/lz4-sys-<version>/liblz4/lib`, with the
+/// version from `Cargo.lock`.  `cargo metadata --offline` alone is not
+/// enough: on a fresh machine `cargo build` has not downloaded the
+/// dev-dependencies, so metadata fails and the library was built without
+/// this decoder (then kept so, as nothing made the build script run again).
+fn lz4_source_in_registry() -> Option<PathBuf> {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
+    println!("cargo:rerun-if-changed=Cargo.lock");
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).ok()?;
+    let mut lines = lock.lines();
+    lines.find(|l| l.trim() == "name = \"lz4-sys\"")?;
+    let version = lines
+        .next()?
+        .trim()
+        .strip_prefix("version = \"")?
+        .strip_suffix('"')?
+        .to_string();
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))?;
+    std::fs::read_dir(home.join("registry").join("src"))
+        .ok()?
+        .flatten()
+        .map(|index| {
+            index
+                .path()
+                .join(format!("lz4-sys-{version}"))
+                .join("liblz4")
+                .join("lib")
+        })
+        .find(|lib| lib.join("lz4.c").is_file())
+}
+
+/// The `lz4-sys` source directory according to `cargo metadata` (offline:
+/// the package is already here).
+fn lz4_source_from_metadata() -> Option<PathBuf> {
     let cargo = std::env::var_os("CARGO")?;
     let manifest = Path::new(&std::env::var_os("CARGO_MANIFEST_DIR")?).join("Cargo.toml");
     let target = std::env::var("TARGET").ok()?;

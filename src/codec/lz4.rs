@@ -321,6 +321,20 @@ mod tests {
         out
     }
 
+    /// build.rs finds lz4-sys's `lz4.c` for the AVX2 decoder; when it does
+    /// not, the library still works but decodes LZ4 more slowly, which a
+    /// fresh build once did without anyone noticing (its warning scrolls
+    /// by).  On x86_64 Linux, where the source comes from the registry,
+    /// that is a failure.
+    #[test]
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    fn the_avx2_decoder_is_built() {
+        assert!(
+            cfg!(lz4_v3),
+            "build.rs did not find lz4.c: no AVX2 LZ4 decoder in this build"
+        );
+    }
+
     #[test]
     fn hc_state_reuse_gives_the_same_output() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
