@@ -136,16 +136,24 @@ unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
         let v = stages(v, T.trailing_zeros());
         // Register k holds bytes 16k.. of the low block in its low lane and
         // of the high block in its high lane; pair registers up for 32-byte
-        // stores.
-        for m in 0..T / 2 {
-            let a = _mm256_permute2x128_si256::<0x20>(v[2 * m], v[2 * m + 1]);
-            let b = _mm256_permute2x128_si256::<0x31>(v[2 * m], v[2 * m + 1]);
-            if NT {
-                store_nt(dest, i * T + 32 * m, a);
-                store_nt(dest, (i + 16) * T + 32 * m, b);
-            } else {
-                store(dest, i * T + 32 * m, a);
-                store(dest, (i + 16) * T + 32 * m, b);
+        // stores, written in address order: the low block's `T / 2` stores,
+        // then the high block's.  (Alternating between the two blocks put
+        // consecutive stores in different cache lines, which an Intel core
+        // commits more slowly when the output misses the cache: 64 KiB
+        // lz4+shuffle chunks decompressed 8% slower than the reference's.)
+        for half in 0..2 {
+            for m in 0..T / 2 {
+                let r = if half == 0 {
+                    _mm256_permute2x128_si256::<0x20>(v[2 * m], v[2 * m + 1])
+                } else {
+                    _mm256_permute2x128_si256::<0x31>(v[2 * m], v[2 * m + 1])
+                };
+                let at = (i + 16 * half) * T + 32 * m;
+                if NT {
+                    store_nt(dest, at, r);
+                } else {
+                    store(dest, at, r);
+                }
             }
         }
         i += STEP;
