@@ -5,11 +5,17 @@
 //! items) that decode independently.  Sharing them pays when they take long
 //! to decode (zstd or zlib, or any codec on data it decodes slowly), and
 //! costs when they are quick: handing streams to another core and reading
-//! back what it wrote takes a couple of microseconds for a 64 KiB block.
-//! So each calling thread keeps, per codec, an estimate of how long such a
-//! block takes to decode on one thread (timing one serial decode in
-//! [`SAMPLE_SERIAL`]), and shares the next one only when that estimate is
-//! above [`pays`]'s threshold.
+//! back what it wrote takes a couple of microseconds for a 64 KiB block on
+//! one machine and more on another (on the 2-core Intel VM of 2026-11-25
+//! sharing made 64 KiB lz4+shuffle chunks of int64 data 10-15% slower,
+//! where the Zen 5 VM had them 2% faster).  So each calling thread keeps,
+//! per codec, two estimates of how long a block takes, one for each way of
+//! decoding it, and takes the quicker way; the other way is tried now and
+//! then (a [`TRIAL`] of a few blocks), so that the estimates follow the
+//! data and the machine, and less often while the trials keep confirming
+//! the choice.
+//! Blocks estimated under [`pays`]'s threshold are never shared: their
+//! streams decode faster than any core seen so far takes to hand them over.
 
 use super::decompress::{
     decode_block, finish_block, next_stream, write_stream, Layout, Parsed, Stream,
@@ -23,21 +29,75 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-thread_local! {
-    /// Per codec format (the low three bits of the flags): the estimated
-    /// time to decode a one-block chunk's block, in ns per KiB (0: none yet).
-    static COST: Cell<[u32; 8]> = const { Cell::new([0; 8]) };
-    /// Counts the one-block chunks decoded, for the sampling below.
-    static CALLS: Cell<u32> = const { Cell::new(0) };
+/// Index of the serial estimate in [`Estimates::ns`].
+const SERIAL: usize = 0;
+/// Index of the shared estimate.
+const SHARED: usize = 1;
+
+/// What a calling thread knows of one codec format's one-block chunks.
+#[derive(Clone, Copy, Debug)]
+struct Estimates {
+    /// The estimated time to decode a block on this thread alone
+    /// ([`SERIAL`]) and shared with helpers ([`SHARED`]), in ns per KiB
+    /// (0: not measured yet).
+    ns: [u32; 2],
+    /// log2 of the period, in calls, of the trials of the way not
+    /// preferred: from [`MIN_EXPLORE`] up to [`MAX_EXPLORE`], one step up
+    /// each time a trial leaves the preference as it was, back to the
+    /// minimum when the preference changes.  A trial costs (waking a helper
+    /// that stopped waiting, or decoding alone what two threads would have
+    /// done quicker), so trials that keep confirming become rare.
+    explore: u32,
+    /// Blocks of this format decoded so far (wrapping).
+    calls: u32,
+    /// Time summed over the timed calls of the current trial, and their
+    /// number.
+    trial_ns: u64,
+    trial_n: u32,
 }
 
-/// One serial decode in this many is timed (a clock read costs ~25 ns,
-/// about 1% of the quickest blocks this applies to).
-const SAMPLE_SERIAL: u32 = 8;
+impl Estimates {
+    const NEW: Estimates = Estimates {
+        ns: [0; 2],
+        explore: MIN_EXPLORE,
+        calls: 0,
+        trial_ns: 0,
+        trial_n: 0,
+    };
 
-/// One block in this many that would be shared is decoded serially and
-/// timed instead (a multiple of [`SAMPLE_SERIAL`]).
-const SAMPLE_SHARED: u32 = 16;
+    /// The way taken outside trials, for a block of `bsize` bytes.
+    fn preferred(&self, bsize: usize) -> usize {
+        let [serial, shared] = self.ns;
+        if serial != 0 && shared != 0 && shared < serial && pays(serial, bsize) {
+            SHARED
+        } else {
+            SERIAL
+        }
+    }
+}
+
+thread_local! {
+    /// Per codec format (the low three bits of the flags).
+    static COST: [Cell<Estimates>; 8] = const { [const { Cell::new(Estimates::NEW) }; 8] };
+}
+
+/// One decode in this many done the preferred way is timed (a clock read
+/// costs ~25 ns, about 1% of the quickest blocks this applies to).
+const SAMPLE: u32 = 8;
+
+/// A trial of the way not preferred takes the last [`TRIAL`] calls of
+/// every `1 << explore`, at least 32 and at most 1024 (multiples of
+/// [`SAMPLE`]).
+const MIN_EXPLORE: u32 = 5;
+const MAX_EXPLORE: u32 = 10;
+
+/// Calls in a trial; the second half of them is timed and their mean time
+/// is one sample.  The first calls after a switch are not representative:
+/// on the 2-core Intel VM the first two shared 64 KiB zstd blocks after a
+/// run of serial ones took 32-160 us, where steady sharing took about 24
+/// and serial decoding 30 (the helper's core and caches had gone cold),
+/// which kept sharing from ever looking good there.
+const TRIAL: u32 = 8;
 
 /// Whether the chunk's single block is made of several streams.
 pub(super) fn splittable(p: &Parsed) -> bool {
@@ -52,14 +112,14 @@ pub(super) fn splittable(p: &Parsed) -> bool {
         && p.h.compformat() != crate::codec::FORMAT_UDCODEC
 }
 
-/// Whether sharing a block of `bsize` bytes estimated at `ns_per_kib`
-/// pays: it must take longer than a fixed cost (waking a helper, about
-/// 2 us) plus a cost per byte (moving the helper's streams between cores).
-/// With two threads a block saves about half its stream time, so the
-/// break-even sits near twice that cost; the margin keeps blocks near it
-/// serial.  Measured on the 2-core Zen 5 VM with 64 KiB chunks (see
-/// README, Speed): blocks decoded at 3.4 us lost 25% when shared, at 7.5 us
-/// and more they gained 20-40%.
+/// Whether sharing a block of `bsize` bytes estimated at `ns_per_kib` on
+/// one thread may pay: it must take longer than a fixed cost (waking a
+/// helper, about 2 us) plus a cost per byte (moving the helper's streams
+/// between cores).  With two threads a block saves about half its stream
+/// time, so the break-even sits near twice that cost.  Measured on the
+/// 2-core Zen 5 VM with 64 KiB chunks (see README, Speed): blocks decoded
+/// at 3.4 us lost 25% when shared, at 7.5 us and more they gained 20-40%.
+/// Above the threshold the two estimates decide.
 fn pays(ns_per_kib: u32, bsize: usize) -> bool {
     let kib = (bsize / 1024) as u64;
     ns_per_kib as u64 * kib >= FIXED_NS + PER_KIB_NS * kib
@@ -69,27 +129,97 @@ fn pays(ns_per_kib: u32, bsize: usize) -> bool {
 const FIXED_NS: u64 = 3000;
 const PER_KIB_NS: u64 = 65;
 
-fn record(format: u8, bsize: usize, ns: u64) {
+fn record(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
     let kib = (bsize / 1024).max(1) as u64;
-    let sample = (ns / kib).min(u32::MAX as u64) as u32;
-    COST.with(|c| {
-        let mut v = c.get();
-        let slot = &mut v[(format & 7) as usize];
-        // Up by a quarter of the difference, down by half: a block slowed
-        // by an interrupt or a page fault does not make the next ones
-        // shared, while data that decodes slower for good gets there
-        // after a few samples.
-        *slot = match *slot {
-            0 => sample,
-            old if sample > old => old + (sample - old) / 4,
-            old => old - (old - sample) / 2,
-        };
-        c.set(v);
-    });
+    let sample = (ns / kib).clamp(1, u32::MAX as u64) as u32;
+    let slot = &mut est.ns[way];
+    // Up by a quarter of the difference, down by half: one block slowed by
+    // an interrupt or a page fault does not switch the way blocks are
+    // decoded, while a lasting change gets there after a few samples.
+    *slot = match *slot {
+        0 => sample,
+        old if sample > old => old + (sample - old) / 4,
+        old => old - (old - sample) / 2,
+    };
 }
 
-/// Decode the single block of `p` into `out` with `nthreads` threads when
-/// that pays, else on this thread.
+/// How a call decodes its block.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Pick {
+    way: usize,
+    timed: bool,
+    /// Where the call sits in a trial of the way not preferred.
+    trial: Trial,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Trial {
+    No,
+    /// The first call: the trial's sums start over.
+    First,
+    Within,
+    /// The last call: the trial's mean becomes a sample.
+    Last,
+}
+
+/// How the next block of `bsize` bytes is decoded.
+fn choose(est: &Estimates, bsize: usize) -> Pick {
+    let pick = |way, timed, trial| Pick { way, timed, trial };
+    let [serial, _] = est.ns;
+    let k = est.calls & ((1 << est.explore) - 1);
+    if serial == 0 {
+        return pick(SERIAL, true, Trial::No);
+    }
+    if !pays(serial, bsize) {
+        return pick(SERIAL, k.is_multiple_of(SAMPLE), Trial::No);
+    }
+    let preferred = est.preferred(bsize);
+    let start = (1 << est.explore) - TRIAL;
+    match k {
+        k if k < start => pick(preferred, k % SAMPLE == SAMPLE / 2, Trial::No),
+        k if k == start => pick(1 - preferred, false, Trial::First),
+        k if k + 1 == 1 << est.explore => pick(1 - preferred, true, Trial::Last),
+        k => pick(1 - preferred, k >= start + TRIAL / 2, Trial::Within),
+    }
+}
+
+/// Take in a call's time (`ns`, when it was timed) and count the call.
+/// A trial's mean moves the estimate of its way, then the trials' period
+/// lengthens when the preference stayed as it was, or goes back to the
+/// shortest when it changed.
+fn update(est: &mut Estimates, pick: Pick, bsize: usize, ns: Option<u64>) {
+    est.calls = est.calls.wrapping_add(1);
+    if pick.trial == Trial::First {
+        est.trial_ns = 0;
+        est.trial_n = 0;
+    }
+    let Some(ns) = ns else {
+        return;
+    };
+    let before = est.preferred(bsize);
+    match pick.trial {
+        Trial::No => record(est, pick.way, bsize, ns),
+        Trial::First | Trial::Within => {
+            est.trial_ns += ns;
+            est.trial_n += 1;
+            return;
+        }
+        Trial::Last => {
+            let mean = (est.trial_ns + ns) / (est.trial_n + 1) as u64;
+            record(est, pick.way, bsize, mean);
+        }
+    }
+    est.explore = if est.preferred(bsize) != before {
+        MIN_EXPLORE
+    } else if pick.trial == Trial::Last {
+        (est.explore + 1).min(MAX_EXPLORE)
+    } else {
+        est.explore
+    };
+}
+
+/// Decode the single block of `p` into `out`, on this thread or shared
+/// with `nthreads - 1` helpers, whichever has been quicker.
 pub(super) fn decode(
     p: &Parsed,
     dparams: &DParams,
@@ -97,29 +227,20 @@ pub(super) fn decode(
     nthreads: usize,
     scratch: &mut Scratch,
 ) -> Result<()> {
-    let format = p.h.compformat();
+    let slot = (p.h.compformat() & 7) as usize;
     let bsize = out.len();
-    let cost = COST.with(|c| c.get()[(format & 7) as usize]);
-    let n = CALLS.with(|c| {
-        let n = c.get().wrapping_add(1);
-        c.set(n);
-        n
-    });
-    // Only serial decodes are timed: a shared one is slower than its
-    // streams would have been alone (its helper's writes and this thread's
-    // reads of them move between cores), so timing it would keep sharing
-    // blocks that are better decoded here.  A shared block is therefore
-    // decoded here now and then, to notice when it stops paying.
-    if cost != 0 && pays(cost, bsize) && !n.is_multiple_of(SAMPLE_SHARED) {
-        return shared(p, dparams, out, nthreads, scratch);
-    }
-    if cost != 0 && !n.is_multiple_of(SAMPLE_SERIAL) {
-        return decode_block(p, dparams, 0, out, None, scratch, 0);
-    }
-    let start = Instant::now();
-    decode_block(p, dparams, 0, out, None, scratch, 0)?;
-    record(format, bsize, start.elapsed().as_nanos() as u64);
-    Ok(())
+    let mut est = COST.with(|c| c[slot].get());
+    let pick = choose(&est, bsize);
+    let start = pick.timed.then(Instant::now);
+    let done = if pick.way == SHARED {
+        shared(p, dparams, out, nthreads, scratch)
+    } else {
+        decode_block(p, dparams, 0, out, None, scratch, 0)
+    };
+    let ns = start.map(|s| s.elapsed().as_nanos() as u64);
+    update(&mut est, pick, bsize, ns.filter(|_| done.is_ok()));
+    COST.with(|c| c[slot].set(est));
+    done
 }
 
 /// Decode the block's streams on up to `nthreads` threads, then undo the
@@ -190,15 +311,15 @@ fn shared(
     finish_block(p, dparams, &lay, 0, out, a, b, None, 0)
 }
 
-/// Set this thread's estimate for a codec format (tests force or forbid
-/// sharing with it).
+/// Set this thread's estimates for a codec format (tests force or forbid
+/// sharing with them).
 #[cfg(test)]
-fn set_estimate(format: u8, ns_per_kib: u32) {
-    COST.with(|c| {
-        let mut v = c.get();
-        v[(format & 7) as usize] = ns_per_kib;
-        c.set(v);
-    });
+fn set_estimates(format: u8, serial: u32, shared: u32) {
+    let est = Estimates {
+        ns: [serial, shared],
+        ..Estimates::NEW
+    };
+    COST.with(|c| c[(format & 7) as usize].set(est));
 }
 
 #[cfg(test)]
@@ -283,10 +404,11 @@ mod tests {
                     let serial = decode_with(&chunk, 1, src.len()).unwrap();
                     assert!(serial == src);
                     for nthreads in [2i16, 3, 8] {
-                        // Far above the threshold: every block is shared
-                        // but one in SAMPLE_SHARED.
-                        for _ in 0..SAMPLE_SHARED {
-                            set_estimate(format, u32::MAX / 2);
+                        // Far above the threshold and sharing far quicker:
+                        // every block is shared but those of the trials
+                        // of the serial way (the last TRIAL of 32).
+                        for _ in 0..16 {
+                            set_estimates(format, u32::MAX / 2, 1);
                             let out = decode_with(&chunk, nthreads, src.len()).unwrap();
                             assert!(
                                 out == serial,
@@ -314,8 +436,8 @@ mod tests {
             let mut bad = chunk.clone();
             bad[at] ^= 0x5a;
             let serial = decode_with(&bad, 1, src.len());
-            for _ in 0..SAMPLE_SHARED {
-                set_estimate(format, u32::MAX / 2);
+            for _ in 0..16 {
+                set_estimates(format, u32::MAX / 2, 1);
                 let shared = decode_with(&bad, 2, src.len());
                 match (&serial, &shared) {
                     (Ok(a), Ok(b)) => assert!(a == b, "byte {at}"),
@@ -332,17 +454,115 @@ mod tests {
 
     #[test]
     fn estimate_follows_the_samples() {
-        let format = codec::FORMAT_LZ4;
-        set_estimate(format, 0);
-        record(format, 64 << 10, 64 * 100);
-        assert_eq!(COST.with(|c| c.get()[1]), 100);
+        let mut est = Estimates::NEW;
+        let big = 64 << 10;
+        record(&mut est, SERIAL, big, 64 * 100);
+        assert_eq!(est.ns, [100, 0]);
         // An outlier moves it up by a quarter, a quick block down by half.
-        record(format, 64 << 10, 64 * 500);
-        assert_eq!(COST.with(|c| c.get()[1]), 200);
-        record(format, 64 << 10, 64 * 100);
-        assert_eq!(COST.with(|c| c.get()[1]), 150);
-        assert!(!pays(100, 64 << 10));
-        assert!(pays(120, 64 << 10));
+        record(&mut est, SERIAL, big, 64 * 500);
+        assert_eq!(est.ns, [200, 0]);
+        record(&mut est, SERIAL, big, 64 * 100);
+        assert_eq!(est.ns, [150, 0]);
+        assert_eq!(est.preferred(big), SERIAL);
+        record(&mut est, SHARED, big, 64 * 90);
+        assert_eq!(est.ns, [150, 90]);
+        assert_eq!(est.preferred(big), SHARED);
+        assert!(!pays(100, big));
+        assert!(pays(120, big));
         assert!(!pays(u32::MAX, 512));
+    }
+
+    /// Runs `calls` calls on `est` as `decode` would, the serial way taking
+    /// `serial` ns per KiB and the shared way `shared`; returns how many
+    /// were shared.
+    fn simulate(est: &mut Estimates, calls: u32, serial: u64, shared: u64) -> u32 {
+        let big = 64 << 10;
+        let mut nshared = 0;
+        for _ in 0..calls {
+            let pick = choose(est, big);
+            let ns = if pick.way == SHARED { shared } else { serial };
+            nshared += (pick.way == SHARED) as u32;
+            update(est, pick, big, pick.timed.then_some(ns * 64));
+        }
+        nshared
+    }
+
+    #[test]
+    fn the_quicker_way_wins_and_the_other_is_tried() {
+        let big = 64 << 10;
+        // Nothing measured yet: a timed serial decode first.
+        let mut est = Estimates::NEW;
+        assert_eq!(choose(&est, big).way, SERIAL);
+        assert!(choose(&est, big).timed);
+        // Under the threshold, never shared, whatever sharing would take.
+        assert_eq!(simulate(&mut est, 1000, 100, 1), 0);
+        assert_eq!(est.ns, [100, 0]);
+        // Above it, sharing is tried and kept where it is quicker: the
+        // serial way only in trials, TRIAL calls every 32.
+        let mut est = Estimates::NEW;
+        let first = simulate(&mut est, 32, 200, 100);
+        assert_eq!(first, TRIAL);
+        assert_eq!(est.preferred(big), SHARED);
+        assert_eq!(est.explore, MIN_EXPLORE);
+        assert_eq!(simulate(&mut est, 32, 200, 100), 32 - TRIAL);
+        // Where sharing is slower it is only tried, less and less often.
+        let mut est = Estimates::NEW;
+        let shared = simulate(&mut est, 1 << 14, 200, 300);
+        assert_eq!(est.preferred(big), SERIAL);
+        assert_eq!(est.explore, MAX_EXPLORE);
+        // Five trials to reach the longest period, then one per 1024 calls:
+        // about 1% of the blocks.
+        let most = (MAX_EXPLORE - MIN_EXPLORE + (1 << 14) / 1024 + 1) * TRIAL;
+        assert!(shared <= most, "{shared} blocks shared");
+        // Once the trials are rare, a change of speed still comes through:
+        // sharing becomes quicker, the trials find so (two of them, as the
+        // estimate comes down from 300 by halves), and the period starts
+        // over.
+        let mut calls = 0;
+        while est.preferred(big) == SERIAL {
+            simulate(&mut est, 1, 200, 100);
+            calls += 1;
+            assert!(calls <= 2 << MAX_EXPLORE, "sharing never chosen");
+        }
+        assert!(calls > 1 << MAX_EXPLORE, "switched after {calls} calls");
+        assert_eq!(est.explore, MIN_EXPLORE);
+    }
+
+    #[test]
+    fn a_trial_is_judged_on_its_second_half() {
+        let big = 64 << 10;
+        let mut est = Estimates {
+            ns: [200, 300],
+            ..Estimates::NEW
+        };
+        // The first calls of the trial are slow (cold helper), the rest
+        // quick: only the quick ones count.
+        for k in 0..32 {
+            let pick = choose(&est, big);
+            let ns = match (pick.way, pick.trial) {
+                (SHARED, Trial::First) => 5000,
+                (SHARED, _) if k < 28 => 5000,
+                (SHARED, _) => 100,
+                _ => 200,
+            };
+            update(&mut est, pick, big, pick.timed.then_some(ns * 64));
+        }
+        assert_eq!(est.ns, [200, 200]);
+        // One more trial at 100 and sharing is preferred.
+        simulate(&mut est, 32, 200, 100);
+        assert_eq!(est.preferred(big), SHARED);
+        // A failed call (no time) inside a trial does not count.
+        let mut est = Estimates {
+            ns: [200, 300],
+            calls: 24,
+            ..Estimates::NEW
+        };
+        for i in 0..TRIAL {
+            let pick = choose(&est, big);
+            assert_eq!(pick.way, SHARED);
+            let ns = (pick.timed && i != 5).then_some(150 * 64);
+            update(&mut est, pick, big, ns);
+        }
+        assert_eq!(est.ns, [200, 225]);
     }
 }
