@@ -95,8 +95,13 @@ unsafe fn shuffle_step<const T: usize>(src: &[u8], i: usize) -> [__m256i; T] {
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
-    let mut i = 0;
+unsafe fn shuffle_pow2<const T: usize>(
+    n: usize,
+    start: usize,
+    src: &[u8],
+    dest: &mut [u8],
+) -> usize {
+    let mut i = start;
     // Two steps per round, so that each row receives 64 contiguous bytes (a
     // whole cache line) at once.  The rows are `n` bytes apart, often a
     // multiple of 4 KiB: with 8 or more of them the lines they write compete
@@ -124,10 +129,11 @@ unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) ->
 #[target_feature(enable = "avx2")]
 unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
     n: usize,
+    start: usize,
     src: &[u8],
     dest: &mut [u8],
 ) -> usize {
-    let mut i = 0;
+    let mut i = start;
     while i + STEP <= n {
         let mut v = [_mm256_setzero_si256(); T];
         for (j, r) in v.iter_mut().enumerate() {
@@ -233,28 +239,37 @@ unsafe fn unshuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> us
     i
 }
 
-/// Shuffle a prefix of the `n` elements of `src` (exactly `n * ts` bytes)
-/// into `dest` (same length); returns how many elements were done.
+/// Shuffle elements of `src` (exactly `n * ts` bytes, `n` elements) into
+/// `dest` (same length), from element `start` (typesizes 2, 4, 8 and 16;
+/// 0 for the others) up to the returned element.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+pub(super) unsafe fn shuffle(
+    ts: usize,
+    n: usize,
+    start: usize,
+    src: &[u8],
+    dest: &mut [u8],
+) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
+    assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
     match ts {
-        2 => shuffle_pow2::<2>(n, src, dest),
-        4 => shuffle_pow2::<4>(n, src, dest),
-        8 => shuffle_pow2::<8>(n, src, dest),
-        16 => shuffle_pow2::<16>(n, src, dest),
+        2 => shuffle_pow2::<2>(n, start, src, dest),
+        4 => shuffle_pow2::<4>(n, start, src, dest),
+        8 => shuffle_pow2::<8>(n, start, src, dest),
+        16 => shuffle_pow2::<16>(n, start, src, dest),
         t if t > 16 => shuffle_wide(ts, n, src, dest),
         // SAFETY: AVX2 implies SSE2.
         _ => unsafe { super::sse2::shuffle(ts, n, src, dest) },
     }
 }
 
-/// Unshuffle counterpart of [`shuffle`]. With `streaming`, typesizes 2, 4, 8
-/// and 16 into a 16-byte aligned `dest` use non-temporal stores (the same
-/// bytes; for output that will not be read again soon).
+/// Unshuffle counterpart of [`shuffle`], from element `start` (typesizes 2,
+/// 4, 8 and 16; 0 for the others). With `streaming`, typesizes 2, 4, 8 and
+/// 16 whose first store lands on a 16-byte boundary use non-temporal stores
+/// (the same bytes; for output that will not be read again soon).
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -262,23 +277,25 @@ pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -
 pub(super) unsafe fn unshuffle(
     ts: usize,
     n: usize,
+    start: usize,
     src: &[u8],
     dest: &mut [u8],
     streaming: bool,
 ) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
+    assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
     // Every store of the pow2 kernels lands at a multiple of 32 bytes from
-    // `dest`, so an aligned start keeps them all aligned.
-    let nt = streaming && (dest.as_ptr() as usize).is_multiple_of(16);
+    // the first one, so an aligned first store keeps them all aligned.
+    let nt = streaming && (dest.as_ptr() as usize + start * ts).is_multiple_of(16);
     match (ts, nt) {
-        (2, false) => unshuffle_pow2::<2, false>(n, src, dest),
-        (4, false) => unshuffle_pow2::<4, false>(n, src, dest),
-        (8, false) => unshuffle_pow2::<8, false>(n, src, dest),
-        (16, false) => unshuffle_pow2::<16, false>(n, src, dest),
-        (2, true) => unshuffle_pow2::<2, true>(n, src, dest),
-        (4, true) => unshuffle_pow2::<4, true>(n, src, dest),
-        (8, true) => unshuffle_pow2::<8, true>(n, src, dest),
-        (16, true) => unshuffle_pow2::<16, true>(n, src, dest),
+        (2, false) => unshuffle_pow2::<2, false>(n, start, src, dest),
+        (4, false) => unshuffle_pow2::<4, false>(n, start, src, dest),
+        (8, false) => unshuffle_pow2::<8, false>(n, start, src, dest),
+        (16, false) => unshuffle_pow2::<16, false>(n, start, src, dest),
+        (2, true) => unshuffle_pow2::<2, true>(n, start, src, dest),
+        (4, true) => unshuffle_pow2::<4, true>(n, start, src, dest),
+        (8, true) => unshuffle_pow2::<8, true>(n, start, src, dest),
+        (16, true) => unshuffle_pow2::<16, true>(n, start, src, dest),
         (t, _) if t > 16 => unshuffle_wide(ts, n, src, dest),
         // SAFETY: AVX2 implies SSE2.
         _ => unsafe { super::sse2::unshuffle(ts, n, src, dest) },

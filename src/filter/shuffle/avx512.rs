@@ -140,10 +140,15 @@ pub(crate) unsafe fn store(buf: &mut [u8], at: usize, v: __m512i) {
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+unsafe fn shuffle_pow2<const T: usize>(
+    n: usize,
+    start: usize,
+    src: &[u8],
+    dest: &mut [u8],
+) -> usize {
     let net = Transpose::<T>::new();
     let idx = group_bytes(T, true);
-    let mut i = 0;
+    let mut i = start;
     while i + STEP <= n {
         let mut v = [_mm512_setzero_si512(); T];
         for (r, x) in v.iter_mut().enumerate() {
@@ -159,10 +164,15 @@ unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) ->
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+unsafe fn unshuffle_pow2<const T: usize>(
+    n: usize,
+    start: usize,
+    src: &[u8],
+    dest: &mut [u8],
+) -> usize {
     let net = Transpose::<T>::new();
     let idx = group_bytes(T, false);
-    let mut i = 0;
+    let mut i = start;
     while i + STEP <= n {
         let mut v = [_mm512_setzero_si512(); T];
         for (j, x) in v.iter_mut().enumerate() {
@@ -177,27 +187,36 @@ unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) 
     i
 }
 
-/// Shuffle a prefix of the `n` elements of `src` (exactly `n * ts` bytes)
-/// into `dest` (same length); returns how many elements were done.
+/// Shuffle elements of `src` (exactly `n * ts` bytes, `n` elements) into
+/// `dest` (same length), from element `start` (typesizes 2, 4, 8 and 16;
+/// 0 for the others) up to the returned element.
 ///
 /// # Safety
 /// The CPU must support the features of `Kernel::Avx512` (AVX-512 F, BW,
 /// VBMI, and AVX2).
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vbmi")]
-pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+pub(super) unsafe fn shuffle(
+    ts: usize,
+    n: usize,
+    start: usize,
+    src: &[u8],
+    dest: &mut [u8],
+) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
+    assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
     match ts {
-        2 => shuffle_pow2::<2>(n, src, dest),
-        4 => shuffle_pow2::<4>(n, src, dest),
-        8 => shuffle_pow2::<8>(n, src, dest),
-        16 => shuffle_pow2::<16>(n, src, dest),
+        2 => shuffle_pow2::<2>(n, start, src, dest),
+        4 => shuffle_pow2::<4>(n, start, src, dest),
+        8 => shuffle_pow2::<8>(n, start, src, dest),
+        16 => shuffle_pow2::<16>(n, start, src, dest),
         // SAFETY: the caller guarantees AVX2.
-        _ => unsafe { super::avx2::shuffle(ts, n, src, dest) },
+        _ => unsafe { super::avx2::shuffle(ts, n, start, src, dest) },
     }
 }
 
-/// Unshuffle counterpart of [`shuffle`]; `streaming` (non-temporal stores)
-/// goes to the AVX2 kernel, which has them.
+/// Unshuffle counterpart of [`shuffle`] (from element `start` likewise);
+/// `streaming` (non-temporal stores) goes to the AVX2 kernel, which has
+/// them.
 ///
 /// # Safety
 /// As for [`shuffle`].
@@ -205,16 +224,18 @@ pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -
 pub(super) unsafe fn unshuffle(
     ts: usize,
     n: usize,
+    start: usize,
     src: &[u8],
     dest: &mut [u8],
     streaming: bool,
 ) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
+    assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
     match (ts, streaming) {
-        (2, false) => unshuffle_pow2::<2>(n, src, dest),
-        (16, false) => unshuffle_pow2::<16>(n, src, dest),
+        (2, false) => unshuffle_pow2::<2>(n, start, src, dest),
+        (16, false) => unshuffle_pow2::<16>(n, start, src, dest),
         // SAFETY: the caller guarantees AVX2.
-        _ => unsafe { super::avx2::unshuffle(ts, n, src, dest, streaming) },
+        _ => unsafe { super::avx2::unshuffle(ts, n, start, src, dest, streaming) },
     }
 }
 
@@ -234,7 +255,7 @@ mod tests {
             super::super::shuffle_with(Kernel::Scalar, T, &src, &mut expect);
             let mut got = vec![0u8; n * T];
             // SAFETY: the caller checked that the CPU has the features.
-            let done = unsafe { shuffle_pow2::<T>(n, &src, &mut got) };
+            let done = unsafe { shuffle_pow2::<T>(n, 0, &src, &mut got) };
             assert_eq!(done, n / STEP * STEP, "T={T} n={n}");
             for j in 0..T {
                 let row = j * n..j * n + done;
@@ -242,7 +263,7 @@ mod tests {
             }
             let mut back = vec![0u8; n * T];
             // SAFETY: as above.
-            let done = unsafe { unshuffle_pow2::<T>(n, &expect, &mut back) };
+            let done = unsafe { unshuffle_pow2::<T>(n, 0, &expect, &mut back) };
             assert_eq!(back[..done * T], src[..done * T], "unshuffle T={T} n={n}");
         }
     }
