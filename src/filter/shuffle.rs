@@ -69,7 +69,7 @@ fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
         return 0;
     }
     let bytes = (64 - dest.as_ptr() as usize % 64) % 64;
-    if bytes % ts == 0 {
+    if bytes.is_multiple_of(ts) {
         (bytes / ts).min(n)
     } else {
         0
