@@ -207,6 +207,10 @@ fn update(est: &mut Estimates, pick: Pick, bsize: usize, ns: Option<u64>) {
         Trial::Last => {
             let mean = (est.trial_ns + ns) / (est.trial_n + 1) as u64;
             record(est, pick.way, bsize, mean);
+            // A period that restarts mid-window (the preference changed)
+            // begins a trial without its first call: start it from zero.
+            est.trial_ns = 0;
+            est.trial_n = 0;
         }
     }
     est.explore = if est.preferred(bsize) != before {

@@ -38,6 +38,13 @@ fn shuffle_tail(ts: usize, n: usize, mut lo: usize, hi: usize, src: &[u8], dest:
     }
 }
 
+/// Whether `kernel` has a kernel for `ts` that starts at a given element
+/// (the AVX2 and AVX-512 ones for typesizes 2, 4, 8 and 16).
+#[cfg(target_arch = "x86_64")]
+fn takes_start(kernel: Kernel, ts: usize) -> bool {
+    matches!(kernel, Kernel::Avx2 | Kernel::Avx512) && ts.is_power_of_two() && ts <= 16
+}
+
 /// The element from which the AVX2 and AVX-512 shuffles of typesizes 2, 4,
 /// 8 and 16 start, so that their row stores (32 or 64 bytes, at
 /// `dest[j * n + i..]`) do not straddle cache lines: the number of bytes
@@ -49,8 +56,7 @@ fn shuffle_tail(ts: usize, n: usize, mut lo: usize, hi: usize, src: &[u8], dest:
 /// multiple of 64 only row 0 is aligned, which costs nothing either.
 #[cfg(target_arch = "x86_64")]
 fn aligning_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
-    let wide = matches!(kernel, Kernel::Avx2 | Kernel::Avx512);
-    if !wide || !ts.is_power_of_two() || ts > 16 {
+    if !takes_start(kernel, ts) {
         return 0;
     }
     let past = dest.as_ptr() as usize % 64;
@@ -64,8 +70,7 @@ fn aligning_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
 /// ran at 0.72-0.89 of memcpy's speed against 0.95-0.98 from one.
 #[cfg(target_arch = "x86_64")]
 fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
-    let wide = matches!(kernel, Kernel::Avx2 | Kernel::Avx512);
-    if !wide || !ts.is_power_of_two() || ts > 16 {
+    if !takes_start(kernel, ts) {
         return 0;
     }
     let bytes = (64 - dest.as_ptr() as usize % 64) % 64;
