@@ -47,37 +47,16 @@ fn offset() -> usize {
         % 4096
 }
 
-/// `len()` bytes starting [`offset`] bytes past a page boundary.
-struct Buf {
-    mem: Vec<u8>,
-    at: usize,
-}
+#[path = "common/page_buf.rs"]
+mod page_buf;
+use page_buf::PageBuf;
 
-impl Buf {
-    fn new(data: &[u8]) -> Buf {
-        let mem = vec![0u8; data.len() + 8192];
-        let at = (4096 - mem.as_ptr() as usize % 4096) % 4096 + offset();
-        let mut b = Buf { mem, at };
-        b.copy_from_slice(data);
-        b
-    }
-
-    fn zeroed() -> Buf {
-        Buf::new(&vec![0u8; len()])
-    }
-}
-
-impl std::ops::Deref for Buf {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        &self.mem[self.at..self.at + len()]
-    }
-}
-
-impl std::ops::DerefMut for Buf {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        &mut self.mem[self.at..self.at + len()]
-    }
+/// A copy of `data` in a buffer starting [`offset`] bytes past a page
+/// boundary.
+fn placed(data: &[u8]) -> PageBuf {
+    let mut b = PageBuf::new(data.len(), offset(), 0);
+    b.copy_from_slice(data);
+    b
 }
 
 /// Calls per timed pass: at least 4, and at least 16 MiB of work.
@@ -201,23 +180,23 @@ fn main() {
     );
     println!("{header}   (GB/s)");
     for &ts in &typesizes {
-        let src = Buf::new(&dataset(ts));
-        let mut mid = Buf::zeroed();
-        let mut out = Buf::zeroed();
+        let src = placed(&dataset(ts));
+        let mut mid = PageBuf::new(len(), offset(), 0);
+        let mut out = PageBuf::new(len(), offset(), 0);
         for (oi, (name, op)) in ops.iter().enumerate() {
             // Inverse ops read what the forward op wrote.
             let input = if oi % 2 == 1 {
                 ops[oi - 1].1(active, ts, &src, &mut mid);
-                Buf::new(&mid)
+                placed(&mid)
             } else {
-                Buf::new(&src)
+                placed(&src)
             };
             let mut line = format!("{name:<13} {ts:>3} ");
             let mut ours_active = f64::NAN;
             let mut memcpy = f64::NAN;
             let mut ref_g = f64::NAN;
-            let mut copy_to = Buf::zeroed();
-            let mut ref_out = Buf::zeroed();
+            let mut copy_to = PageBuf::new(len(), offset(), 0);
+            let mut ref_out = PageBuf::new(len(), offset(), 0);
             for &k in &kernels {
                 let mut run_op = || {
                     op(k, ts, black_box(&input), &mut out);

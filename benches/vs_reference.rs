@@ -354,41 +354,13 @@ fn datasets() -> Vec<Dataset> {
 // ---------------------------------------------------------------------------
 // Measurement
 
-/// A buffer starting at a 4 KiB page boundary.
-///
-/// Both libraries get their buffers placed alike, so that neither is timed
-/// with a luckier layout than the other: copy loops slow down by half or
-/// more when the destination lies a little ahead of the source modulo 4 KiB
-/// (4K aliasing), and where plain heap allocations land relative to each
-/// other, and to the shared input, changes from one configuration to the
-/// next (it moved identical code by up to 1.4x between the two columns).
-#[derive(Default)]
-struct PageBuf {
-    raw: Vec<u8>,
-    start: usize,
-    len: usize,
-}
-
-impl PageBuf {
-    fn new(len: usize, fill: u8) -> PageBuf {
-        let raw = vec![fill; len + 4096];
-        let start = (raw.as_ptr() as usize).next_multiple_of(4096) - raw.as_ptr() as usize;
-        PageBuf { raw, start, len }
-    }
-}
-
-impl std::ops::Deref for PageBuf {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        &self.raw[self.start..self.start + self.len]
-    }
-}
-
-impl std::ops::DerefMut for PageBuf {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        &mut self.raw[self.start..self.start + self.len]
-    }
-}
+/// Both libraries get their buffers placed alike, each at a page boundary,
+/// so that neither is timed with a luckier layout than the other (where
+/// plain heap allocations landed relative to each other, and to the shared
+/// input, moved identical code by up to 1.4x between the two columns).
+#[path = "common/page_buf.rs"]
+mod page_buf;
+use page_buf::PageBuf;
 
 /// Per-library state of one configuration: contexts and buffers.
 struct Run<'a> {
@@ -413,9 +385,9 @@ impl<'a> Run<'a> {
             api,
             cctx,
             dctx,
-            comp: PageBuf::new(nchunks * (chunk + MAX_OVERHEAD), 0xA5),
+            comp: PageBuf::new(nchunks * (chunk + MAX_OVERHEAD), 0, 0xA5),
             csizes: vec![0; nchunks],
-            decomp: PageBuf::new(DATA_BYTES, 0x5A),
+            decomp: PageBuf::new(DATA_BYTES, 0, 0x5A),
             best_c: f64::INFINITY,
             best_d: f64::INFINITY,
         }

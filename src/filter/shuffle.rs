@@ -39,8 +39,8 @@ fn shuffle_tail(ts: usize, n: usize, mut lo: usize, hi: usize, src: &[u8], dest:
 }
 
 /// Whether `kernel` has a kernel for `ts` that starts at a given element
-/// (the AVX2 and AVX-512 ones for typesizes 2, 4, 8 and 16).
-#[cfg(target_arch = "x86_64")]
+/// (the AVX2 and AVX-512 ones for typesizes 2, 4, 8 and 16; never on other
+/// architectures, where `usable()` yields neither).
 fn takes_start(kernel: Kernel, ts: usize) -> bool {
     matches!(kernel, Kernel::Avx2 | Kernel::Avx512) && ts.is_power_of_two() && ts <= 16
 }
@@ -54,7 +54,6 @@ fn takes_start(kernel: Kernel, ts: usize) -> bool {
 /// 4 run at 0.64 of memcpy's speed on 4 MiB, against 0.98 from a boundary
 /// (`KERNELS_OFFSET=16 cargo bench --bench kernels`).  When `n` is not a
 /// multiple of 64 only row 0 is aligned, which costs nothing either.
-#[cfg(target_arch = "x86_64")]
 fn aligning_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
     if !takes_start(kernel, ts) {
         return 0;
@@ -68,7 +67,6 @@ fn aligning_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
 /// 64 bytes does (a destination a multiple of `ts` bytes past one; else
 /// 0).  From 16 bytes past a boundary, unshuffling 64 KiB (in the cache)
 /// ran at 0.72-0.89 of memcpy's speed against 0.95-0.98 from one.
-#[cfg(target_arch = "x86_64")]
 fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
     if !takes_start(kernel, ts) {
         return 0;
@@ -122,10 +120,7 @@ pub(super) fn shuffle_any(kernel: Kernel, typesize: usize, src: &[u8], dest: &mu
         return;
     }
     let kernel = kernel.usable();
-    #[cfg(target_arch = "x86_64")]
     let start = aligning_start(kernel, ts, n, dest);
-    #[cfg(not(target_arch = "x86_64"))]
-    let start = 0;
     shuffle_tail(ts, n, 0, start, src, dest);
     let done = match kernel {
         Kernel::Scalar => start,
@@ -197,10 +192,7 @@ pub(super) fn unshuffle_any(
         return;
     }
     let kernel = kernel.usable();
-    #[cfg(target_arch = "x86_64")]
     let start = unshuffle_start(kernel, ts, n, dest);
-    #[cfg(not(target_arch = "x86_64"))]
-    let start = 0;
     unshuffle_tail(ts, n, 0, start, src, dest);
     let done = match kernel {
         Kernel::Scalar => start,
