@@ -12,6 +12,7 @@ pub mod ffi;
 pub mod filter;
 pub mod format;
 pub mod frame;
+pub mod info;
 pub mod io;
 pub mod pool;
 pub mod schunk;

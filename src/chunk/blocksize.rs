@@ -100,6 +100,10 @@ pub fn compute_blocksize(
     if blocksize > typesize {
         blocksize = blocksize / typesize * typesize;
     }
+    crate::info::info!(
+        "compcode: {compcode}, clevel: {clevel}, blocksize: {blocksize}, splitmode: {}, typesize: {typesize}",
+        i32::from(split)
+    );
     blocksize
 }
 

@@ -954,8 +954,30 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
                 slice_mut(dest, destsize as usize),
             )
         };
+        if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk != 0 {
+            // The prefilter sees the chunk index the client set on the super-chunk.
+            let mut cp = ctx.cparams.clone();
+            // SAFETY: the context's schunk pointer is live (see current_nchunk).
+            cp.nchunk = unsafe { current_nchunk(cp.schunk) };
+            return code(chunk::compress_into(&cp, s, d));
+        }
         code(chunk::compress_into(&ctx.cparams, s, d))
     })
+}
+
+/// The `current_nchunk` field of the super-chunk a context was made for: the
+/// chunk index the reference hands to pre- and postfilters (clients such as
+/// python-blosc2 set it before compressing through the super-chunk's context).
+///
+/// # Safety
+/// `schunk` must be 0 or the address of a live `blosc2_schunk` (the one in the
+/// parameters the context was made from; the reference dereferences it too).
+unsafe fn current_nchunk(schunk: usize) -> i64 {
+    if schunk == 0 {
+        return -1;
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { (*(schunk as *const super::schunk::blosc2_schunk)).current_nchunk }
 }
 
 #[no_mangle]
@@ -995,9 +1017,19 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
         }
         // SAFETY: the caller guarantees destsize bytes at dest.
         let d = unsafe { slice_mut(dest, destsize as usize) };
+        let with_nchunk;
+        let dp = if ctx.dparams.postfilter.is_some() && ctx.dparams.schunk != 0 {
+            let mut dp = ctx.dparams.clone();
+            // SAFETY: the context's schunk pointer is live (see current_nchunk).
+            dp.nchunk = unsafe { current_nchunk(dp.schunk) };
+            with_nchunk = dp;
+            &with_nchunk
+        } else {
+            &ctx.dparams
+        };
         match maskout {
-            Some(m) => code(chunk::decompress_masked(&ctx.dparams, s, d, &m)),
-            None => code(chunk::decompress_into(&ctx.dparams, s, d)),
+            Some(m) => code(chunk::decompress_masked(dp, s, d, &m)),
+            None => code(chunk::decompress_into(dp, s, d)),
         }
     })
 }

@@ -17,6 +17,17 @@ pub struct Context {
     pub(crate) maskout: Option<Vec<bool>>,
     /// Our copy of the prefilter parameters (the reference copies them too).
     pub(crate) preparams: Option<Box<blosc2_prefilter_params>>,
+    /// Unique for the life of the process: tells a super-chunk whether the
+    /// context in its `cctx`/`dctx` field is the one it last read, even when a
+    /// replacement was allocated at the freed one's address.
+    pub(crate) id: u64,
+}
+
+/// The id of the next context built.
+static NEXT_CONTEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_context_id() -> u64 {
+    NEXT_CONTEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// A C prefilter called once per block.
@@ -284,6 +295,7 @@ impl Context {
             c_dparams: dparams_defaults(),
             maskout: None,
             preparams: None,
+            id: next_context_id(),
         });
         if let Some(f) = c.prefilter {
             let params = if c.preparams.is_null() {
@@ -326,6 +338,7 @@ impl Context {
             c_dparams: *d,
             maskout: None,
             preparams: None,
+            id: next_context_id(),
         });
         if let Some(f) = d.postfilter {
             let params = if d.postparams.is_null() {

@@ -3,8 +3,15 @@
 //! The `blosc2_schunk` C code sees is the first field of a boxed `Holder`
 //! that also owns the engine [`SuperChunk`] and every buffer the public
 //! fields point at (storage, parameters, metalayer structs, chunk pointers).
-//! After each call that can change the super-chunk, `Holder::sync` makes the
-//! public fields true again.
+//!
+//! The public struct is not a one-way mirror: clients write some of its
+//! fields and expect the next call to use them, as the reference reads them
+//! at each call. Every call starts with `Holder::pull`, which takes into the
+//! engine what a client may have written (`chunksize`, and the parameters of
+//! the contexts in `cctx`/`dctx`, which clients free and replace); after each
+//! call that can change the super-chunk, `Holder::sync` makes the public
+//! fields true again. The contexts belong to the struct, not to the holder:
+//! `blosc2_schunk_free` frees whatever `cctx`/`dctx` hold at that moment.
 #![allow(clippy::missing_safety_doc)]
 #![allow(non_camel_case_types)]
 
@@ -110,11 +117,18 @@ struct Holder {
     metas: Vec<CMeta>,
     vlmetas: Vec<CMeta>,
     data_ptrs: Vec<*mut u8>,
-    cctx: Option<Box<Context>>,
-    dctx: Option<Box<Context>>,
+    /// Ids of the contexts whose parameters the engine holds (0: none).
+    cctx_id: u64,
+    dctx_id: u64,
+    /// The `chunksize` last written into the public struct: a different
+    /// value there at the next call was written by the client.
+    synced_chunksize: i32,
     /// A buffer given to `from_buffer` without copy, freed with the
     /// super-chunk only after `avoid_cframe_free(false)`.
     user_cframe: *mut u8,
+    /// The start of the in-memory frame `blosc2_schunk_to_buffer` lent to
+    /// the client: after `avoid_cframe_free(true)` it is the client's to free.
+    lent_cframe: *const u8,
     avoid_cframe_free: bool,
     /// The advisory lock file held by `blosc2_schunk_lock`, and its depth.
     lock: Option<(std::fs::File, u32)>,
@@ -150,10 +164,12 @@ impl Holder {
             metas: Vec::new(),
             vlmetas: Vec::new(),
             data_ptrs: Vec::new(),
-            cctx: None,
-            dctx: None,
+            cctx_id: 0,
+            dctx_id: 0,
+            synced_chunksize: 0,
             user_cframe: std::ptr::null_mut(),
-            avoid_cframe_free: true,
+            lent_cframe: std::ptr::null(),
+            avoid_cframe_free: false,
             lock: None,
         });
         let me = &mut *h as *mut Holder;
@@ -166,19 +182,20 @@ impl Holder {
             .urlpath
             .as_ref()
             .map_or(std::ptr::null_mut(), |u| u.as_ptr() as *mut c_char);
-        h.cctx = Context::new_compress(&h.c_cparams);
-        h.dctx = Some(Context::new_decompress(&h.c_dparams));
-        if let Some(ctx) = &h.cctx {
+        if let Some(ctx) = Context::new_compress(&h.c_cparams) {
             // Chunks are compressed with the context's parameters (prefilter included).
             let mut cp = ctx.cparams.clone();
             cp.blocksize = h.sc.cparams.blocksize;
             cp.nthreads = cp.nthreads.max(1);
             h.sc.cparams = cp;
+            h.cctx_id = ctx.id;
+            h.c.cctx = Box::into_raw(ctx);
         }
         h.sc.header_nthreads = (h.c_cparams.nthreads, h.c_dparams.nthreads);
-        if let Some(ctx) = &h.dctx {
-            h.sc.dparams = ctx.dparams.clone();
-        }
+        let dctx = Context::new_decompress(&h.c_dparams);
+        h.sc.dparams = dctx.dparams.clone();
+        h.dctx_id = dctx.id;
+        h.c.dctx = Box::into_raw(dctx);
         h.sc.cparams.schunk = me as usize;
         h.sc.dparams.schunk = me as usize;
         h.sync_all();
@@ -196,6 +213,7 @@ impl Holder {
         c.typesize = sc.cparams.typesize;
         c.blocksize = sc.blocksize;
         c.chunksize = sc.chunksize;
+        self.synced_chunksize = sc.chunksize;
         c.flags2 = sc.flags2;
         c.use_dict = u8::from(sc.cparams.use_dict);
         c.filters = sc.cparams.filters;
@@ -204,14 +222,6 @@ impl Holder {
         c.nbytes = sc.nbytes;
         c.cbytes = sc.cbytes;
         c.storage = &mut self.storage;
-        c.cctx = self
-            .cctx
-            .as_mut()
-            .map_or(std::ptr::null_mut(), |b| &mut **b as *mut Context);
-        c.dctx = self
-            .dctx
-            .as_mut()
-            .map_or(std::ptr::null_mut(), |b| &mut **b as *mut Context);
         c.tuner_id = sc.cparams.tuner_id;
         self.data_ptrs.clear();
         match sc.memory_chunks() {
@@ -232,6 +242,46 @@ impl Holder {
                 // Non-NULL marks a frame-backed super-chunk; C never dereferences it.
                 c.frame = &mut self.storage as *mut blosc2_storage as *mut c_void;
             }
+        }
+    }
+
+    /// Take into the engine what the client may have written into the
+    /// public struct since the last call: the chunk size, and the
+    /// parameters of a context it put in `cctx`/`dctx` (python-blosc2 frees
+    /// them and installs new ones to change codecs or install filters).
+    fn pull(&mut self) {
+        let me = self as *mut Holder as usize;
+        if self.c.chunksize != self.synced_chunksize {
+            self.sc.chunksize = self.c.chunksize;
+            self.synced_chunksize = self.c.chunksize;
+        }
+        // SAFETY: `cctx` is NULL or a live context from blosc2_create_cctx
+        // (ours or the client's), as the reference also requires.
+        match unsafe { self.c.cctx.as_ref() } {
+            Some(ctx) if ctx.compress && ctx.id != self.cctx_id => {
+                let mut cp = ctx.cparams.clone();
+                cp.nthreads = cp.nthreads.max(1);
+                cp.schunk = me;
+                self.sc.cparams = cp;
+                self.cctx_id = ctx.id;
+            }
+            _ => {}
+        }
+        // SAFETY: as for `cctx`.
+        match unsafe { self.c.dctx.as_ref() } {
+            Some(ctx) if !ctx.compress && ctx.id != self.dctx_id => {
+                let mut dp = ctx.dparams.clone();
+                dp.schunk = me;
+                self.sc.dparams = dp;
+                self.dctx_id = ctx.id;
+            }
+            Some(_) => {}
+            None if self.dctx_id != 0 => {
+                // No context: decode without the freed one's postfilter.
+                self.sc.dparams.postfilter = None;
+                self.dctx_id = 0;
+            }
+            None => {}
         }
     }
 
@@ -275,7 +325,9 @@ unsafe fn holder<'a>(p: *mut blosc2_schunk) -> Result<&'a mut Holder> {
     }
     // SAFETY: our constructors return the address of a boxed Holder whose
     // first field (repr(C)) is the blosc2_schunk.
-    Ok(unsafe { &mut *(p as *mut Holder) })
+    let h = unsafe { &mut *(p as *mut Holder) };
+    h.pull();
+    Ok(h)
 }
 
 /// Run `f` on the engine super-chunk behind `schunk`, then make the public
@@ -470,7 +522,32 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
         }
         let _ = h.sc.sync();
         let io = h.io;
-        drop(h);
+        // The contexts in the struct now, which the client may have replaced.
+        for ctx in [h.c.cctx, h.c.dctx] {
+            if !ctx.is_null() {
+                // SAFETY: a context from blosc2_create_*ctx that the struct
+                // owns, as in the reference; freed once here.
+                drop(unsafe { Box::from_raw(ctx) });
+            }
+        }
+        let lent = if h.avoid_cframe_free {
+            h.lent_cframe
+        } else {
+            std::ptr::null()
+        };
+        let Holder { sc, .. } = *h;
+        if !lent.is_null() {
+            // The client took the frame buffer (blosc2_schunk_to_buffer) and
+            // frees it itself, as blosc2-rs does: leave it allocated (a Vec<u8>
+            // comes from malloc, so free() may release it).
+            if let Some(v) = sc.into_memory_frame() {
+                if v.as_ptr() == lent {
+                    std::mem::forget(v);
+                }
+            }
+        } else {
+            drop(sc);
+        }
         // Like the reference, release the backend's resources with the super-chunk.
         if super::io::destroy_io(&io) < 0 {
             return 1;
@@ -534,6 +611,8 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
                     // SAFETY: p was just created by wrap_opened.
                     if let Ok(h) = unsafe { holder(p) } {
                         h.user_cframe = cframe;
+                        // As the reference: the caller's buffer stays the caller's.
+                        h.avoid_cframe_free = true;
                     }
                 }
                 p
@@ -643,6 +722,7 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
                 *cframe = b.as_ptr() as *mut u8;
                 *needs_free = false;
             }
+            h.lent_cframe = b.as_ptr();
             return b.len() as i64;
         }
         match h.sc.to_frame_bytes() {

@@ -396,6 +396,14 @@ impl Frame {
         }
     }
 
+    /// The frame's buffer, for a frame held in memory.
+    pub fn into_memory_bytes(self) -> Option<Vec<u8>> {
+        match self.backing {
+            Backing::Memory(v) => Some(v),
+            Backing::File { .. } => None,
+        }
+    }
+
     /// The file holding the frame and the frame's offset in it.
     pub fn file_path(&self) -> Option<(&Path, u64)> {
         match &self.backing {

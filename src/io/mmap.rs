@@ -44,6 +44,16 @@ impl MmapMode {
             _ => return None,
         })
     }
+
+    /// The mode's letters, as [`MmapMode::parse`] takes them.
+    pub fn name(self) -> &'static str {
+        match self {
+            MmapMode::Read => "r",
+            MmapMode::ReadWrite => "r+",
+            MmapMode::Create => "w+",
+            MmapMode::CopyOnWrite => "c",
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -96,6 +106,19 @@ impl MmapFile {
             MmapMode::ReadWrite | MmapMode::Create => initial_mapping_size.max(file_size),
         };
         f.remap(want.max(1))?;
+        // The reference's line, with the size it maps in this mode (its
+        // copy-on-write mode maps the initial size too; ours maps the file
+        // and grows in anonymous memory, see `remap`).
+        let reported = match mode {
+            MmapMode::Read => file_size,
+            _ => initial_mapping_size.max(file_size),
+        };
+        crate::info::info!(
+            "Opened memory-mapped file {} in mode {} with an mapping size of {} bytes.",
+            path.display(),
+            mode.name(),
+            reported.max(1)
+        );
         Ok(f)
     }
 

@@ -103,6 +103,18 @@ fn chunk_info(chunk: &[u8]) -> Result<(i32, usize, ChunkHeader)> {
     Ok((h.nbytes, cb, h))
 }
 
+/// What replacing or deleting a chunk of `len` bytes held in memory takes
+/// off `cbytes`. Clients compare `cbytes` with the reference's, which takes
+/// nothing off for a chunk of exactly 32 bytes (a special-value chunk),
+/// although it counted it when the chunk was added.
+fn uncounted_cbytes(len: usize) -> i64 {
+    if len == EXTENDED_HEADER_LENGTH {
+        0
+    } else {
+        len as i64
+    }
+}
+
 fn special_kind(h: &ChunkHeader) -> Option<Special> {
     match h.special() {
         Some(k @ (Special::Zero | Special::Nan | Special::Uninit)) if h.is_extended() => Some(k),
@@ -362,6 +374,15 @@ impl SuperChunk {
         r
     }
 
+    /// The buffer of a contiguous frame held in memory, taken out of the
+    /// super-chunk (C clients may keep it after freeing the super-chunk).
+    pub fn into_memory_frame(self) -> Option<Vec<u8>> {
+        match self.store {
+            Store::Frame(f) => f.into_memory_bytes(),
+            Store::Chunks(_) => None,
+        }
+    }
+
     /// Chunk `n` as bytes (special chunks of frames are rebuilt as 32-byte chunks).
     pub fn chunk(&self, n: i64) -> Result<Cow<'_, [u8]>> {
         if n < 0 || n >= self.nchunks() {
@@ -577,7 +598,7 @@ impl SuperChunk {
             let old_nb = self.chunk_nbytes(n)? as i64;
             self.nbytes += nb as i64 - old_nb;
             if let Store::Chunks(v) = &mut self.store {
-                let old_cb = v[n as usize].len() as i64;
+                let old_cb = uncounted_cbytes(v[n as usize].len());
                 self.cbytes += cb as i64 - old_cb;
                 v[n as usize] = chunk;
                 return Ok(());
@@ -692,7 +713,7 @@ impl SuperChunk {
             }
             if let Store::Chunks(v) = &mut self.store {
                 let old = v.remove(n as usize);
-                self.cbytes -= old.len() as i64;
+                self.cbytes -= uncounted_cbytes(old.len());
                 return Ok(());
             }
             let f = self.frame().ok_or(Error::Failure)?;
