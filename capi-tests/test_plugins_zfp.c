@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "test_common.h"
+#include "b2nd.h"
 
 #define ZFP_ACC 33
 #define ZFP_PREC 34
@@ -405,6 +406,39 @@ static int zfp_available(void) {
   return avail;
 }
 
+/* Arrays with a ZFP codec and the default filter pipeline (SHUFFLE in the last
+ * slot), as python-blosc2 creates them from {"codec": ZFP_ACC, ...}: the
+ * reference builds the context and the array (its check against shuffle is not
+ * compiled into the library), so we do too. */
+static void with_default_filters(void) {
+  int64_t shape[2] = {100, 123};
+  int32_t chunk[2] = {50, 64}, block[2] = {16, 16};
+  double *src = tc_malloc(100 * 123 * sizeof(double));
+  double *back = tc_malloc(100 * 123 * sizeof(double));
+  for (int i = 0; i < 100 * 123; i++) src[i] = (double)i;
+  for (int codec = ZFP_ACC; codec <= ZFP_RATE; codec++) {
+    blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+    cp.compcode = (uint8_t)codec;
+    cp.compcode_meta = 37;
+    cp.typesize = 8;
+    cp.splitmode = BLOSC_ALWAYS_SPLIT;
+    blosc2_storage st = {.contiguous = false, .cparams = &cp};
+    b2nd_context_t *ctx = b2nd_create_ctx(&st, 2, shape, chunk, block, "<f8",
+                                          DTYPE_NUMPY_FORMAT, NULL, 0);
+    CHECK_MSG(ctx != NULL, "codec %d with shuffle: no context", codec);
+    if (ctx == NULL) continue;
+    b2nd_array_t *arr = NULL;
+    CHECK_EQ_INT(b2nd_from_cbuffer(ctx, &arr, src, 100 * 123 * sizeof(double)), 0);
+    if (arr != NULL) {
+      CHECK_EQ_INT(b2nd_to_cbuffer(arr, back, 100 * 123 * sizeof(double)), 0);
+      b2nd_free(arr);
+    }
+    b2nd_free_ctx(ctx);
+  }
+  free(src);
+  free(back);
+}
+
 int main(void) {
   blosc2_init();
   names();
@@ -434,6 +468,7 @@ int main(void) {
   /* Most cases shrink (the near-lossless ones may not). */
   CHECK_MSG(ncompressed * 10 > ncases * 9, "only %d of %d chunks compressed", ncompressed, ncases);
   refusals();
+  with_default_filters();
   blosc2_destroy();
   TEST_MAIN_END("test_plugins_zfp");
 }

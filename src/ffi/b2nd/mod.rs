@@ -30,7 +30,7 @@ use crate::b2nd::geometry::{Geometry, MAX_DIM};
 use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
 use crate::b2nd::{copy, reshape, select};
 use crate::error::{Error, Result};
-use crate::format::header::{Special, BITSHUFFLE, SHUFFLE};
+use crate::format::header::Special;
 use crate::schunk::SuperChunk;
 use data::dims;
 use std::ffi::{CStr, CString};
@@ -408,14 +408,6 @@ pub unsafe extern "C" fn b2nd_create_ctx(
                 .blocknitems
                 .checked_mul(cparams.typesize)
                 .ok_or(Error::InvalidParam)?;
-            if (33..=35).contains(&cparams.compcode)
-                && cparams
-                    .filters
-                    .iter()
-                    .any(|&f| f == SHUFFLE || f == BITSHUFFLE)
-            {
-                return Err(Error::InvalidParam);
-            }
             let urlpath = match st.map(|s| s.urlpath) {
                 Some(p) if !p.is_null() => {
                     // SAFETY: a non-NULL urlpath is a NUL-terminated string.
