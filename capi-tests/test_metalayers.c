@@ -90,16 +90,6 @@ int main(void) {
   blosc2_storage disk = {.contiguous = true, .urlpath = (char *)path};
   run(&disk, path);
   blosc2_remove_urlpath(path);
-  /* metalayers cannot be added to a frame once it holds data */
-  blosc2_storage f2 = {.contiguous = true};
-  blosc2_schunk *sc = blosc2_schunk_new(&f2);
-  int32_t data[100] = {0};
-  blosc2_schunk_append_buffer(sc, data, sizeof data);
-  data[0] = 1;
-  blosc2_schunk_append_buffer(sc, data, sizeof data);
-  CHECK(blosc2_meta_add(sc, "late", (uint8_t *)"x", 1) < 0);
-  CHECK_EQ_INT(sc->nmetalayers, 0);
-  blosc2_schunk_free(sc);
   blosc2_destroy();
   TEST_MAIN_END("test_metalayers");
 }

@@ -138,7 +138,6 @@ int main(void) {
   CHECK_EQ_INT(blosc2_remove_urlpath(path), 0); /* missing: still success */
   special_fill(false);
   special_fill(true);
-  CHECK(blosc2_schunk_free(NULL) == 0);
   blosc2_destroy();
   TEST_MAIN_END("test_schunk");
 }
