@@ -264,9 +264,12 @@ mod imp {
         .unwrap_or_else(|| inflate(&mut Inflate::new(false, 15), src, dest))
     }
 
-    /// Version reported for the zlib library.
+    /// Version reported for the zlib library: the zlib API version that
+    /// zlib-rs implements, and the two libraries that write and read the
+    /// streams here (zlib-rs, and libdeflate for clevel 7-9 and part of the
+    /// decoding; see the module documentation).
     pub fn version() -> &'static str {
-        "1.3.1.zlib-rs"
+        "1.3.1.zlib-rs+libdeflate"
     }
 }
 
