@@ -183,6 +183,7 @@ fn call_info(p: &Parsed, dparams: &DParams, filters: [u8; 6]) -> CallInfo {
         blocksize: p.blocksize as i32,
         nthreads: dparams.nthreads,
         schunk: dparams.schunk,
+        array: dparams.array,
         ..Default::default()
     }
 }

@@ -2,8 +2,10 @@
 //! `blosc2_get_io_cb` (ids 0 and 1 built in, users from 160), the exported
 //! `blosc2_stdio_*` (plain files, positioned reads/writes on the descriptor of
 //! a `FILE *`) and `blosc2_stdio_mmap_*` (the engine's memory-mapped files,
-//! state mirrored in the caller's `blosc2_stdio_mmap`), and the adapter that
-//! lets the engine use any registered backend through its callbacks.
+//! state mirrored in the caller's `blosc2_stdio_mmap`; a struct the caller
+//! filled in itself is worked on directly, as the reference does), and the
+//! adapter that lets the engine use any registered backend through its
+//! callbacks.
 #![allow(clippy::missing_safety_doc)]
 #![allow(non_camel_case_types)]
 
