@@ -186,6 +186,51 @@ int main(void) {
     blosc2_schunk_free(vs);
   }
 
+  /* a lazy VL-block chunk of a frame on disk, handed in cut short of its
+     trailer (the block sizes at its end): refused as a short source */
+  {
+    const char *vpath = "test_lazychunk_vl.b2frame";
+    blosc2_remove_urlpath(vpath);
+    blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+    cp.typesize = 1;
+    cp.nthreads = 1;
+    blosc2_storage st = {.contiguous = true, .urlpath = (char *)vpath, .cparams = &cp};
+    blosc2_schunk *vs = blosc2_schunk_new(&st);
+    REQUIRE(vs != NULL);
+    const char *blocks[3] = {"first block", "second, longer block of bytes", "3"};
+    int32_t sizes[3] = {11, 29, 1};
+    uint8_t chunk[512];
+    int csize = blosc2_vlcompress_ctx(vs->cctx, (const void *const *)blocks, sizes, 3,
+                                      chunk, sizeof chunk);
+    REQUIRE(csize > 0);
+    CHECK_EQ_INT(blosc2_schunk_append_chunk(vs, chunk, true), 1);
+    uint8_t *lazy = NULL;
+    bool needs_free = false;
+    int lcb = blosc2_schunk_get_lazychunk(vs, 0, &lazy, &needs_free);
+    /* header, 3 block starts, nchunk, offset, 3 block sizes */
+    CHECK_EQ_INT(lcb, 32 + 3 * 4 + 4 + 8 + 3 * 4);
+    if (lcb > 0 && lazy != NULL) {
+      CHECK((lazy[31] & 0x08) != 0);
+      uint8_t out[256];
+      int cuts[5] = {1, 4, 12, 13, 24};
+      for (int k = 0; k < 5; k++) {
+        CHECK_EQ_INT(blosc2_decompress_ctx(vs->dctx, lazy, lcb - cuts[k], out, sizeof out),
+                     BLOSC2_ERROR_READ_BUFFER);
+      }
+      if (needs_free) free(lazy);
+    }
+    /* the blocks themselves still read back whole */
+    uint8_t *dest = NULL;
+    int32_t dsize = 0;
+    CHECK_EQ_INT(blosc2_schunk_get_vlblock(vs, 0, 1, &dest, &dsize), sizes[1]);
+    if (dest) {
+      CHECK_MEM(dest, blocks[1], sizes[1]);
+      free(dest);
+    }
+    blosc2_schunk_free(vs);
+    blosc2_remove_urlpath(vpath);
+  }
+
   /* lock/unlock/refresh: another process appends to the frame */
   sc = blosc2_schunk_open(cpath);
   REQUIRE(sc != NULL);

@@ -146,6 +146,16 @@ impl Geometry {
         Ok(n as i32)
     }
 
+    /// Bytes of the working buffer a slice or selection decompresses one
+    /// chunk into: a padded chunk that does not fit in one buffer is an
+    /// [`Error::InvalidParam`] there, as with the reference's slice and
+    /// selection functions.
+    pub fn chunk_buffer_nbytes(&self, typesize: i32) -> Result<usize> {
+        self.chunk_nbytes(typesize)
+            .map(|n| n as usize)
+            .map_err(|_| Error::InvalidParam)
+    }
+
     /// Check that the array's bytes, padded ones included, can be counted
     /// in an `i64`, and that a padded chunk fits in one chunk.
     pub fn check_bytes(&self, typesize: i32) -> Result<()> {

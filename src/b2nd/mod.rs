@@ -65,6 +65,7 @@ impl NdArray {
             dtype_format: 0,
         };
         let mut sc = SuperChunk::new(cparams, dparams, storage)?;
+        pass_shapes(&mut sc, &meta.geom);
         array::init_schunk(&mut sc, &meta, &[], fill)?;
         Ok(NdArray { sc, meta })
     }
@@ -99,8 +100,9 @@ impl NdArray {
     }
 
     /// The array of a super-chunk with a "b2nd" metalayer.
-    pub fn from_schunk(sc: SuperChunk) -> Result<NdArray> {
+    pub fn from_schunk(mut sc: SuperChunk) -> Result<NdArray> {
         let meta = array::read_meta(&sc)?;
+        pass_shapes(&mut sc, &meta.geom);
         Ok(NdArray { sc, meta })
     }
 
@@ -176,29 +178,185 @@ impl NdArray {
 
     /// Resize (see [`reshape::resize`]).
     pub fn resize(&mut self, new_shape: &[i64], start: Option<&[i64]>) -> Result<()> {
-        reshape::resize(&mut self.sc, &mut self.meta, new_shape, start)
+        let r = reshape::resize(&mut self.sc, &mut self.meta, new_shape, start);
+        pass_shapes(&mut self.sc, &self.meta.geom);
+        r
     }
 
     /// Append whole slabs along `axis`.
     pub fn append(&mut self, buf: &[u8], axis: usize) -> Result<()> {
         let at = *self.meta.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
-        reshape::insert(&mut self.sc, &mut self.meta, buf, axis, at)
+        self.insert(buf, axis, at)
     }
 
     /// Insert whole slabs along `axis` before index `at`.
     pub fn insert(&mut self, buf: &[u8], axis: usize, at: i64) -> Result<()> {
-        reshape::insert(&mut self.sc, &mut self.meta, buf, axis, at)
+        let r = reshape::insert(&mut self.sc, &mut self.meta, buf, axis, at);
+        pass_shapes(&mut self.sc, &self.meta.geom);
+        r
     }
 
     /// Delete `len` indexes of `axis` from `at`.
     pub fn delete(&mut self, axis: usize, at: i64, len: i64) -> Result<()> {
-        reshape::delete(&mut self.sc, &mut self.meta, axis, at, len)
+        let r = reshape::delete(&mut self.sc, &mut self.meta, axis, at, len);
+        pass_shapes(&mut self.sc, &self.meta.geom);
+        r
     }
+}
+
+/// Hand the array's shapes to the super-chunk's parameters, so that the
+/// n-dimensional codecs and filters (ndlz, ndcell, ndmean, zfp) find them
+/// without a C super-chunk (see [`crate::codec::CallInfo::array`]); the
+/// decompression side gets the array's typesize too (they decode with it).
+fn pass_shapes(sc: &mut SuperChunk, g: &Geometry) {
+    let shapes = crate::codec::ArrayShape::new(&g.shape, &g.chunkshape, &g.blockshape);
+    sc.cparams.array = shapes;
+    sc.dparams.array = shapes;
+    sc.dparams.typesize = sc.cparams.typesize;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The n-dimensional plugins through the Rust API alone: the array hands
+    /// its shapes to them (no C super-chunk), and what they wrote reads back.
+    #[test]
+    fn nd_plugins_work_through_ndarray() {
+        use crate::codec::ndlz::NDLZ;
+        use crate::filter::plugins::{NDCELL, NDMEAN};
+        use crate::format::header::{NOFILTER, SHUFFLE};
+        let shape = [37i64, 45];
+        let (cs, bs) = ([20i32, 24], [16i32, 16]);
+        let n = (shape[0] * shape[1]) as usize;
+        // Bytes in smooth runs, so that ndlz finds matching cells.
+        let bytes: Vec<u8> = (0..n)
+            .map(|i| ((i / 45) / 3 + (i % 45) / 5) as u8)
+            .collect();
+        for cell in [4u8, 8] {
+            let cp = CParams {
+                typesize: 1,
+                compcode: NDLZ,
+                compcode_meta: cell,
+                filters: [NOFILTER; 6],
+                ..CParams::default()
+            };
+            let a = NdArray::from_buffer(cp, Storage::Memory, &shape, &cs, &bs, "|u1", &bytes)
+                .unwrap_or_else(|e| panic!("ndlz{cell}: {e:?}"));
+            assert_eq!(a.to_buffer().unwrap(), bytes, "ndlz{cell}");
+            let h = crate::chunk::header(&a.sc.chunk(0).unwrap()).unwrap();
+            assert!(!h.memcpyed() && h.udcompcode == NDLZ, "ndlz{cell} was used");
+            let frame = a.sc.to_frame_bytes().unwrap();
+            let b = NdArray::from_frame_bytes(frame).unwrap();
+            assert_eq!(b.to_buffer().unwrap(), bytes, "ndlz{cell} from a frame");
+        }
+        // ndcell (lossless) on 4-byte items, 3 dimensions.
+        let shape3 = [9i64, 10, 11];
+        let (cs3, bs3) = ([6i32, 8, 11], [4i32, 4, 6]);
+        let n3 = (shape3[0] * shape3[1] * shape3[2]) as usize;
+        let ints: Vec<u8> = (0..n3 as u32)
+            .flat_map(|v| (v * 7 % 1000).to_le_bytes())
+            .collect();
+        let mut filters = [NOFILTER; 6];
+        let mut meta = [0u8; 6];
+        filters[4] = NDCELL;
+        meta[4] = 2;
+        filters[5] = SHUFFLE;
+        let cp = CParams {
+            typesize: 4,
+            filters,
+            filters_meta: meta,
+            ..CParams::default()
+        };
+        let mut a = NdArray::from_buffer(cp, Storage::Memory, &shape3, &cs3, &bs3, "<u4", &ints)
+            .unwrap_or_else(|e| panic!("ndcell: {e:?}"));
+        assert_eq!(a.to_buffer().unwrap(), ints, "ndcell");
+        let mut part = vec![0u8; 2 * 3 * 4 * 4];
+        a.get_slice(&[1, 2, 3], &[3, 5, 7], &mut part, &[2, 3, 4])
+            .unwrap();
+        let at = |i: usize, j: usize, k: usize| {
+            let p = ((i * 10 + j) * 11 + k) * 4;
+            ints[p..p + 4].to_vec()
+        };
+        assert_eq!(part[..4], at(1, 2, 3)[..]);
+        // A slice written back goes through the filter again.
+        let new: Vec<u8> = (0..24u32).flat_map(|v| (5000 + v).to_le_bytes()).collect();
+        a.set_slice(&[1, 2, 3], &[3, 5, 7], &new, &[2, 3, 4])
+            .unwrap();
+        a.get_slice(&[1, 2, 3], &[3, 5, 7], &mut part, &[2, 3, 4])
+            .unwrap();
+        assert_eq!(part, new);
+        // ndmean (lossy) on doubles constant over each 2x2 cell of every
+        // block: the means are the items themselves, so it reads back exactly.
+        let shape2 = [16i64, 12];
+        let (cs2, bs2) = ([8i32, 12], [4i32, 6]);
+        let doubles: Vec<u8> = (0..16usize)
+            .flat_map(|i| (0..12usize).map(move |j| ((i / 2) * 10 + j / 2) as f64 * 0.5))
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let mut filters = [NOFILTER; 6];
+        let mut meta = [0u8; 6];
+        filters[4] = NDMEAN;
+        meta[4] = 2;
+        filters[5] = SHUFFLE;
+        let cp = CParams {
+            typesize: 8,
+            filters,
+            filters_meta: meta,
+            ..CParams::default()
+        };
+        let a = NdArray::from_buffer(cp, Storage::Memory, &shape2, &cs2, &bs2, "<f8", &doubles)
+            .unwrap_or_else(|e| panic!("ndmean: {e:?}"));
+        assert_eq!(a.to_buffer().unwrap(), doubles, "ndmean");
+        // Items that differ inside a cell come back as the cell's mean.
+        let mut uneven = doubles.clone();
+        uneven[..8].copy_from_slice(&3.0f64.to_le_bytes());
+        let cp = CParams {
+            typesize: 8,
+            filters,
+            filters_meta: meta,
+            ..CParams::default()
+        };
+        let a =
+            NdArray::from_buffer(cp, Storage::Memory, &shape2, &cs2, &bs2, "<f8", &uneven).unwrap();
+        let back = a.to_buffer().unwrap();
+        let first = f64::from_le_bytes(back[..8].try_into().unwrap());
+        assert_eq!(first, 0.75, "mean of 3, 0, 0, 0");
+    }
+
+    /// zfp (lossy, fixed accuracy 10^-3) on a smooth field of doubles,
+    /// through the Rust API alone.
+    #[cfg(feature = "zfp")]
+    #[test]
+    fn zfp_works_through_ndarray() {
+        use crate::format::header::NOFILTER;
+        let shape2 = [16i64, 12];
+        let (cs2, bs2) = ([8i32, 12], [4i32, 6]);
+        let smooth: Vec<f64> = (0..16usize)
+            .flat_map(|i| (0..12usize).map(move |j| (i as f64 * 0.3).sin() + j as f64 * 0.01))
+            .collect();
+        let raw: Vec<u8> = smooth.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let cp = CParams {
+            typesize: 8,
+            compcode: crate::codec::ZFP_FIXED_ACCURACY,
+            compcode_meta: (-3i8) as u8,
+            filters: [NOFILTER; 6],
+            ..CParams::default()
+        };
+        let a = NdArray::from_buffer(cp, Storage::Memory, &shape2, &cs2, &bs2, "<f8", &raw)
+            .unwrap_or_else(|e| panic!("zfp: {e:?}"));
+        let h = crate::chunk::header(&a.sc.chunk(0).unwrap()).unwrap();
+        assert!(!h.memcpyed() && (h.cbytes as usize) < cs2[0] as usize * 12 * 8);
+        let back = a.to_buffer().unwrap();
+        for (k, v) in back.chunks_exact(8).enumerate() {
+            let v = f64::from_le_bytes(v.try_into().unwrap());
+            assert!(
+                (v - smooth[k]).abs() <= 1e-3,
+                "zfp item {k}: {v} vs {}",
+                smooth[k]
+            );
+        }
+    }
 
     #[test]
     fn frame_round_trip_keeps_the_array() {

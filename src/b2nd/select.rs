@@ -132,7 +132,7 @@ pub fn get_orthogonal(
 ) -> Result<()> {
     let ts = usize::try_from(sc.typesize()).map_err(|_| Error::InvalidParam)?;
     let p = plan(g, selection, bufshape, buf.len(), ts)?;
-    let mut data = zeroed(g.chunk_nbytes(ts as i32)? as usize)?;
+    let mut data = zeroed(g.chunk_buffer_nbytes(ts as i32)?)?;
     walk(g, &p, |nchunk, items, needed| {
         read_chunk(sc, nchunk, &mut data, Some(needed))?;
         for &(at, to) in items {
@@ -152,7 +152,7 @@ pub fn set_orthogonal(
 ) -> Result<()> {
     let ts = usize::try_from(sc.typesize()).map_err(|_| Error::InvalidParam)?;
     let p = plan(g, selection, bufshape, buf.len(), ts)?;
-    let mut data = zeroed(g.chunk_nbytes(ts as i32)? as usize)?;
+    let mut data = zeroed(g.chunk_buffer_nbytes(ts as i32)?)?;
     walk(g, &p, |nchunk, items, _| {
         read_chunk(&*sc, nchunk, &mut data, None)?;
         for &(at, from) in items {

@@ -500,6 +500,30 @@ pub fn compress(
         srcsize.div_ceil(blocksize)
     };
     let leftover = srcsize % blocksize;
+    // Delta on a block that ends in a partial unit gives a chunk that the
+    // reference's encoder would leave without its last bytes and that our
+    // decoder therefore refuses (see `decompress::unheld_delta_bytes`): such
+    // a chunk is written without delta (the other filters kept), which every
+    // decoder reads back whole.
+    let u = crate::filter::delta_unit(typesize.max(1) as usize);
+    let without_delta;
+    let params = if params.filters.contains(&DELTA)
+        && u > 1
+        && (!srcsize.is_multiple_of(u) || (nblocks > 1 && !blocksize.is_multiple_of(u)))
+    {
+        let mut p = params.clone();
+        for (f, m) in p.filters.iter_mut().zip(p.filters_meta.iter_mut()) {
+            if *f == DELTA {
+                *f = NOFILTER;
+                *m = 0;
+            }
+        }
+        without_delta = p;
+        &without_delta
+    } else {
+        params
+    };
+    let filter_flags = filters_to_flags(&params.filters);
     let extended = !blosc1_header;
     let overhead = if extended {
         EXTENDED_HEADER_LENGTH

@@ -183,6 +183,7 @@ fn call_info(p: &Parsed, dparams: &DParams, filters: [u8; 6]) -> CallInfo {
         blocksize: p.blocksize as i32,
         nthreads: dparams.nthreads,
         schunk: dparams.schunk,
+        array: dparams.array,
         ..Default::default()
     }
 }
@@ -414,6 +415,54 @@ fn has_delta(p: &Parsed) -> bool {
     p.special == Special::None && !p.memcpyed && p.h.pipeline().0.contains(&DELTA)
 }
 
+/// Whether the writer ran delta over the chunk's data: a regular chunk with
+/// delta in its pipeline, or an all-zeros chunk with delta in it (the
+/// reference marks a chunk whose filtered blocks all came out zero as
+/// all-zeros, keeping its filters; `blosc2_chunk_zeros` writes no filters).
+fn delta_written(p: &Parsed) -> bool {
+    matches!(p.special, Special::None | Special::Zero)
+        && !p.memcpyed
+        && p.h.pipeline().0.contains(&DELTA)
+}
+
+/// The bytes `[from, to)` of the chunk's data that a delta chunk does not
+/// hold, in block `j`: the reference's delta encoder never writes the bytes
+/// of a block after its last whole unit (see `filter::delta`), so what the
+/// chunk stores there is whatever was in the writer's scratch buffer, not
+/// the source.  `None` when block `j` has no such bytes (or no delta).
+fn unheld_delta_bytes(p: &Parsed, j: usize) -> Option<(usize, usize)> {
+    let u = crate::filter::delta_unit(p.typesize.max(1));
+    let (bsize, _) = p.block_size(j);
+    if u <= 1 || bsize.is_multiple_of(u) || !delta_written(p) {
+        return None;
+    }
+    let start = j * p.blocksize;
+    Some((start + bsize / u * u, start + bsize))
+}
+
+/// Whether a decode of the bytes `[start, stop)` of the chunk's data, in
+/// the blocks not skipped, would give bytes the chunk does not hold.
+fn touches_unheld_delta_bytes(
+    p: &Parsed,
+    start: usize,
+    stop: usize,
+    skip: impl Fn(usize) -> bool,
+) -> bool {
+    let u = crate::filter::delta_unit(p.typesize.max(1));
+    let nbytes = p.h.nbytes as usize;
+    // Quick out: with whole units in every block nothing is missing.
+    if u <= 1 || start >= stop || p.blocksize == 0 || !delta_written(p) {
+        return false;
+    }
+    if p.blocksize.is_multiple_of(u) && nbytes.is_multiple_of(u) {
+        return false;
+    }
+    let (first_j, last_j) = (start / p.blocksize, (stop - 1) / p.blocksize);
+    (first_j..=last_j.min(p.nblocks.saturating_sub(1))).any(|j| {
+        !skip(j) && unheld_delta_bytes(p, j).is_some_and(|(a, b)| a.max(start) < b.min(stop))
+    })
+}
+
 /// Decompress a chunk into `dest`; returns the number of bytes written.
 /// `maskout[j] == true` skips block `j`.
 pub fn decompress(
@@ -448,6 +497,12 @@ pub fn decompress(
     }
     if nbytes == 0 {
         return Ok(0);
+    }
+    // A delta chunk with partial units (the reference's leftover bug) does
+    // not hold its last bytes: refuse rather than hand back what the writer's
+    // scratch buffer held.
+    if touches_unheld_delta_bytes(&p, 0, nbytes, |j| maskout.is_some_and(|m| m[j])) {
+        return Err(Error::Data);
     }
     let dest = &mut dest[..nbytes];
     if p.special != Special::None && dparams.postfilter.is_none() && maskout.is_none() {
@@ -604,6 +659,10 @@ pub(crate) fn getitem_bytes_parsed(
     }
     let (start_b, stop_b) = (start_b as usize, stop_b as usize);
     let dest = &mut dest[..stop_b - start_b];
+    // Bytes a delta chunk does not hold (see `unheld_delta_bytes`).
+    if touches_unheld_delta_bytes(p, start_b, stop_b, |_| false) {
+        return Err(Error::Data);
+    }
     if p.special != Special::None && dparams.postfilter.is_none() {
         if p.special == Special::Value {
             let ts = p.src.len() - p.overhead;

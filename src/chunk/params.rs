@@ -131,6 +131,9 @@ pub struct CParams {
     pub schunk: usize,
     /// Chunk index within the super-chunk, for prefilters.
     pub nchunk: i64,
+    /// The shapes of the n-dimensional array being compressed, for the
+    /// n-dimensional plugins (see [`CallInfo::array`]).
+    pub array: Option<crate::codec::ArrayShape>,
 }
 
 impl Default for CParams {
@@ -153,6 +156,7 @@ impl Default for CParams {
             filter_params: [0; MAX_FILTERS],
             schunk: 0,
             nchunk: -1,
+            array: None,
         }
     }
 }
@@ -190,6 +194,7 @@ impl CParams {
             codec_params: self.codec_params,
             filter_params: self.filter_params,
             schunk: self.schunk,
+            array: self.array,
         }
     }
 }
@@ -207,6 +212,9 @@ pub struct DParams {
     pub schunk: usize,
     /// Chunk index within the super-chunk, for postfilters.
     pub nchunk: i64,
+    /// The shapes of the n-dimensional array being decompressed, for the
+    /// n-dimensional plugins (see [`CallInfo::array`]).
+    pub array: Option<crate::codec::ArrayShape>,
 }
 
 impl Default for DParams {
@@ -217,6 +225,7 @@ impl Default for DParams {
             typesize: 8,
             schunk: 0,
             nchunk: -1,
+            array: None,
         }
     }
 }

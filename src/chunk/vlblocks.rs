@@ -131,6 +131,7 @@ impl<'a> VlChunk<'a> {
             blocksize: nbytes as i32,
             nthreads: dparams.nthreads,
             schunk: dparams.schunk,
+            array: dparams.array,
             ..Default::default()
         };
         {

@@ -172,6 +172,58 @@ pub struct CallInfo {
     pub filter_params: [usize; 6],
     /// Opaque schunk pointer, passed through for the C layer.
     pub schunk: usize,
+    /// The shapes of the n-dimensional array the chunk belongs to, when the
+    /// engine knows them (set by `b2nd::NdArray`): the n-dimensional
+    /// plugins (ndlz, ndcell, ndmean, zfp) read them here, and from the
+    /// "b2nd" metalayer of the C super-chunk in `schunk` without them.
+    pub array: Option<ArrayShape>,
+}
+
+/// Most dimensions of an [`ArrayShape`] (`B2ND_MAX_DIM`).
+pub const ARRAY_MAX_DIM: usize = 16;
+
+/// The shape, chunk shape and block shape of an n-dimensional array, by
+/// value (so that [`CallInfo`] stays `Copy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ArrayShape {
+    ndim: u8,
+    shape: [i64; ARRAY_MAX_DIM],
+    chunkshape: [i32; ARRAY_MAX_DIM],
+    blockshape: [i32; ARRAY_MAX_DIM],
+}
+
+impl ArrayShape {
+    /// The three shapes (of one length, at most [`ARRAY_MAX_DIM`]).
+    pub fn new(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Option<ArrayShape> {
+        let nd = shape.len();
+        if nd > ARRAY_MAX_DIM || chunkshape.len() != nd || blockshape.len() != nd {
+            return None;
+        }
+        let mut a = ArrayShape {
+            ndim: nd as u8,
+            ..ArrayShape::default()
+        };
+        a.shape[..nd].copy_from_slice(shape);
+        a.chunkshape[..nd].copy_from_slice(chunkshape);
+        a.blockshape[..nd].copy_from_slice(blockshape);
+        Some(a)
+    }
+    /// Number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.ndim as usize
+    }
+    /// The array's shape.
+    pub fn shape(&self) -> &[i64] {
+        &self.shape[..self.ndim()]
+    }
+    /// The chunk shape.
+    pub fn chunkshape(&self) -> &[i32] {
+        &self.chunkshape[..self.ndim()]
+    }
+    /// The block shape.
+    pub fn blockshape(&self) -> &[i32] {
+        &self.blockshape[..self.ndim()]
+    }
 }
 
 impl CallInfo {

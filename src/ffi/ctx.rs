@@ -211,6 +211,8 @@ pub fn cparams_from_c(c: &blosc2_cparams, apply_env: bool) -> Option<CParams> {
         filter_params: c.filter_params.map(|p| p as usize),
         schunk: c.schunk as usize,
         nchunk: -1,
+        // C finds the array's shapes through `schunk`.
+        array: None,
     };
     for &f in &p.filters {
         // Reserved built-in ids and global ids nobody has registered yet.
@@ -324,6 +326,7 @@ impl Context {
             typesize: d.typesize,
             schunk: d.schunk as usize,
             nchunk: -1,
+            array: None,
         };
         if let Some(v) = env_int("BLOSC_NTHREADS") {
             if v > 0 {

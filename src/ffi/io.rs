@@ -2,8 +2,10 @@
 //! `blosc2_get_io_cb` (ids 0 and 1 built in, users from 160), the exported
 //! `blosc2_stdio_*` (plain files, positioned reads/writes on the descriptor of
 //! a `FILE *`) and `blosc2_stdio_mmap_*` (the engine's memory-mapped files,
-//! state mirrored in the caller's `blosc2_stdio_mmap`), and the adapter that
-//! lets the engine use any registered backend through its callbacks.
+//! state mirrored in the caller's `blosc2_stdio_mmap`; a struct the caller
+//! filled in itself is worked on directly, as the reference does), and the
+//! adapter that lets the engine use any registered backend through its
+//! callbacks.
 #![allow(clippy::missing_safety_doc)]
 #![allow(non_camel_case_types)]
 
@@ -529,6 +531,83 @@ fn mirror(m: &mut blosc2_stdio_mmap, f: &MmapFile) {
     m.fd = f.fd();
 }
 
+/// The caller's own `blosc2_stdio_mmap` behind `stream` when it was never
+/// opened through `blosc2_stdio_mmap_open` (the caller filled in `addr`,
+/// `file_size`, `mapping_size`, `fd` itself): the reference works on such a
+/// struct's fields directly, and so do the functions below.
+///
+/// # Safety
+/// `stream` must be NULL or point to a live `blosc2_stdio_mmap`.
+unsafe fn caller_mmap<'a>(stream: *mut c_void) -> Option<&'a mut blosc2_stdio_mmap> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { (stream as *mut blosc2_stdio_mmap).as_mut() }
+}
+
+/// Write `data` at `pos` of a caller-filled mapping, as the reference does:
+/// a write past `file_size` extends it (and the file, unless the mapping is
+/// memory-only); a write past `mapping_size` grows the caller's mapping to
+/// twice the new file size first.  The bytes are copied only once they lie
+/// inside the mapping.  `false` when the file or the mapping cannot grow.
+fn caller_mmap_write(m: &mut blosc2_stdio_mmap, data: &[u8], pos: usize) -> bool {
+    let Some(end) = pos.checked_add(data.len()) else {
+        return false;
+    };
+    if end > m.file_size {
+        m.file_size = end;
+        if !m.is_memory_only {
+            let Ok(len) = libc::off_t::try_from(end) else {
+                return false;
+            };
+            // SAFETY: ftruncate on the caller's descriptor; a bad one fails.
+            if unsafe { libc::ftruncate(m.fd, len) } < 0 {
+                return false;
+            }
+        }
+    }
+    if m.mapping_size < m.file_size && !grow_caller_mapping(m) {
+        return false;
+    }
+    if m.addr.is_null() {
+        return false;
+    }
+    // SAFETY: pos + data.len() <= file_size <= mapping_size, the length of
+    // the caller's mapping at addr.
+    unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), m.addr.add(pos) as *mut u8, data.len()) };
+    true
+}
+
+/// Make the caller's mapping twice `file_size` long (or `file_size` when
+/// doubling overflows), moving it if need be: Linux only (`mremap`), as the
+/// reference keeps the bytes already there this way.
+#[cfg(target_os = "linux")]
+fn grow_caller_mapping(m: &mut blosc2_stdio_mmap) -> bool {
+    if m.addr.is_null() {
+        return false;
+    }
+    let new_len = m.file_size.checked_mul(2).unwrap_or(m.file_size);
+    // SAFETY: addr and mapping_size describe the caller's mapping (as the
+    // reference assumes); mremap checks them and fails on anything else.
+    let p = unsafe {
+        libc::mremap(
+            m.addr as *mut c_void,
+            m.mapping_size,
+            new_len,
+            libc::MREMAP_MAYMOVE,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return false;
+    }
+    m.addr = p as *mut c_char;
+    m.mapping_size = new_len;
+    true
+}
+
+#[cfg(not(target_os = "linux"))]
+fn grow_caller_mapping(_m: &mut blosc2_stdio_mmap) -> bool {
+    false
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_mmap_open(
     urlpath: *const c_char,
@@ -601,7 +680,11 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_size(stream: *mut c_void) -> i64 {
         let maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
         match maps.get(&(stream as usize)) {
             Some(f) => f.0.file_size() as i64,
-            None => -1,
+            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+            None => match unsafe { caller_mmap(stream) } {
+                Some(m) => m.file_size as i64,
+                None => -1,
+            },
         }
     })
 }
@@ -624,12 +707,26 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_write(
         if n == 0 {
             return 0;
         }
-        let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(f) = maps.get_mut(&(stream as usize)) else {
+        let (Ok(n), Ok(pos)) = (usize::try_from(n), usize::try_from(position)) else {
             return 0;
         };
+        if pos.checked_add(n).is_none() {
+            return 0;
+        }
         // SAFETY: ptr holds size * nitems bytes.
-        let data = unsafe { std::slice::from_raw_parts(ptr as *const u8, n as usize) };
+        let data = unsafe { std::slice::from_raw_parts(ptr as *const u8, n) };
+        let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(f) = maps.get_mut(&(stream as usize)) else {
+            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+            let Some(m) = (unsafe { caller_mmap(stream) }) else {
+                return 0;
+            };
+            return if caller_mmap_write(m, data, pos) {
+                nitems
+            } else {
+                0
+            };
+        };
         let ok = f.0.write_at(position as u64, data).is_ok();
         // SAFETY: the stream is the caller's blosc2_stdio_mmap.
         if let Some(m) = unsafe { (stream as *mut blosc2_stdio_mmap).as_mut() } {
@@ -668,7 +765,17 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_read(
         };
         let maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
         let Some(f) = maps.get(&(stream as usize)) else {
-            return 0;
+            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+            let Some(m) = (unsafe { caller_mmap(stream) }) else {
+                return 0;
+            };
+            if end as u64 > m.file_size as u64 || m.addr.is_null() {
+                return 0;
+            }
+            // SAFETY: position <= end <= file_size <= mapping_size, the
+            // length of the caller's mapping at addr.
+            unsafe { *ptr = m.addr.add(position as usize) as *mut c_void };
+            return nitems;
         };
         let b = f.0.bytes();
         if end as u64 > b.len() as u64 {
@@ -689,7 +796,28 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_truncate(stream: *mut c_void, size: i
         }
         let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
         let Some(f) = maps.get_mut(&(stream as usize)) else {
-            return -1;
+            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+            let Some(m) = (unsafe { caller_mmap(stream) }) else {
+                return -1;
+            };
+            // As the reference: file_size follows, and the file unless the
+            // mapping is memory-only.
+            if m.file_size as u64 == size as u64 {
+                return 0;
+            }
+            let Ok(new_size) = usize::try_from(size) else {
+                return -1;
+            };
+            m.file_size = new_size;
+            if m.is_memory_only {
+                return 0;
+            }
+            // SAFETY: ftruncate on the caller's descriptor; a bad one fails.
+            return if unsafe { libc::ftruncate(m.fd, size as libc::off_t) } < 0 {
+                -1
+            } else {
+                0
+            };
         };
         let rc = if f.0.truncate(size as u64).is_ok() {
             0

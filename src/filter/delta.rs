@@ -11,11 +11,20 @@
 //!   encoding, the already decoded output when decoding).
 //!
 //! Bytes past `m` are never written by the reference encoder (they keep
-//! whatever was in its scratch buffer) and are left alone by its decoder.
-//! Here the encoder copies them from `src`, which decodes correctly with
-//! either implementation.
+//! whatever was in its scratch buffer: in a one-thread run, the previous
+//! block's delta output at the same place) and are left alone by its
+//! decoder, so a chunk the reference wrote does not hold them.  Here the
+//! encoder copies them from `src`; the chunk compressor does not even use
+//! delta on a chunk with such bytes (see `chunk::compress`), and the
+//! decompressor refuses chunks that have them (see [`delta_unit`]).
 
-/// Unit size the reference XORs with for a given typesize.
+/// Unit size the reference XORs with for a given typesize: a block whose
+/// size is not a multiple of it has bytes the reference's delta encoder
+/// does not write.
+pub fn delta_unit(typesize: usize) -> usize {
+    unit(typesize)
+}
+
 fn unit(typesize: usize) -> usize {
     match typesize {
         1 | 2 | 4 | 8 => typesize,

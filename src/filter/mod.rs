@@ -21,7 +21,7 @@ mod shuffle;
 mod stream;
 mod truncprec;
 
-pub use delta::{delta_decode, delta_encode};
+pub use delta::{delta_decode, delta_encode, delta_unit};
 pub use dispatch::{active_kernel, simd_kernel_name, Kernel};
 pub use shuffle::MAX_TYPESIZE;
 pub use stream::copy_streaming;

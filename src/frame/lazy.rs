@@ -144,7 +144,10 @@ impl Frame {
         }
         let (nblocks, _) = nblocks_of(&h)?;
         let t = EXTENDED_HEADER_LENGTH + 4 * nblocks;
-        if lazy.len() < t + 12 {
+        // The lazy chunk handed in must be whole: its trailer (nchunk,
+        // offset and one compressed size per block) inside the bytes given,
+        // as the reference checks before reading any block through it.
+        if lazy.len() < t + 12 + 4 * nblocks {
             return Err(Error::ReadBuffer);
         }
         let nchunk = i32::from_le_bytes(lazy[t..t + 4].try_into().unwrap_or([0; 4]));

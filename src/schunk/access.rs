@@ -169,7 +169,7 @@ impl SuperChunk {
 /// `fixarray, version, ndim, [shape int64...], [chunkshape int32...], ...`.
 fn b2nd_grid(meta: &[u8]) -> Result<(Vec<i64>, Vec<i64>)> {
     let ndim = *meta.get(2).ok_or(Error::InvalidHeader)? as usize;
-    if ndim > 8 {
+    if ndim > crate::b2nd::MAX_DIM {
         return Err(Error::InvalidHeader);
     }
     let mut pos = 3;
@@ -262,5 +262,28 @@ impl SuperChunk {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::b2nd_grid;
+    use crate::b2nd::meta::serialize;
+
+    /// Every dimension count up to `B2ND_MAX_DIM` (16) reads back.
+    #[test]
+    fn b2nd_grid_reads_up_to_sixteen_dimensions() {
+        for nd in [1usize, 8, 9, 12, 16] {
+            let shape: Vec<i64> = (0..nd as i64).map(|i| i + 2).collect();
+            let cs = vec![2i32; nd];
+            let bs = vec![1i32; nd];
+            let meta = serialize(&shape, &cs, &bs, "|u1", 0).unwrap();
+            let (s, c) = b2nd_grid(&meta).unwrap();
+            assert_eq!(s, shape);
+            assert_eq!(c, vec![2i64; nd]);
+        }
+        let mut meta = serialize(&[2; 16], &[1; 16], &[1; 16], "|u1", 0).unwrap();
+        meta[2] = 17;
+        assert!(b2nd_grid(&meta).is_err());
     }
 }

@@ -36,7 +36,7 @@ pub(crate) fn hash12(b: &[u8]) -> usize {
 /// The 2-D block shape of the super-chunk of `info`, or the error code the
 /// reference returns.
 fn block_shape(info: &CallInfo) -> Result<[i32; 2], i32> {
-    if info.schunk == 0 {
+    if info.schunk == 0 && info.array.is_none() {
         return Err(ERROR_NULL_POINTER);
     }
     let meta = schunk_meta(info, "b2nd").ok_or(Error::Failure.code())?;

@@ -170,7 +170,7 @@ pub struct Zfp(pub Kind);
 
 impl CodecPlugin for Zfp {
     fn encode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _chunk: &[u8]) -> i32 {
-        if info.schunk == 0 {
+        if info.schunk == 0 && info.array.is_none() {
             // As the reference: nothing to take the shape from, store as is.
             return 0;
         }
@@ -180,7 +180,7 @@ impl CodecPlugin for Zfp {
         }
     }
     fn decode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _chunk: &[u8]) -> i32 {
-        if info.schunk == 0 {
+        if info.schunk == 0 && info.array.is_none() {
             return 0;
         }
         // The reference decodes with the typesize of the super-chunk.

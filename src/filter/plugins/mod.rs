@@ -55,11 +55,12 @@ pub fn set_schunk_hooks(h: SchunkHooks) {
 }
 
 /// The typesize of the super-chunk of `info`, falling back to the typesize of
-/// the parameters when there is a super-chunk the hooks cannot read.  `None`
-/// without a super-chunk.
+/// the parameters when there is a super-chunk the hooks cannot read or only
+/// the array shapes.  `None` without either.
 pub fn schunk_typesize(info: &CallInfo) -> Option<i32> {
     if info.schunk == 0 {
-        return None;
+        // An array known to the engine: the parameters' typesize is its own.
+        return info.array.map(|_| info.typesize);
     }
     HOOKS
         .get()
@@ -68,8 +69,23 @@ pub fn schunk_typesize(info: &CallInfo) -> Option<i32> {
 }
 
 /// A metalayer of the super-chunk of `info` (`None` without a super-chunk,
-/// without hooks, or when it has no such metalayer).
+/// without hooks, or when it has no such metalayer).  "b2nd" comes from the
+/// array shapes of `info` when the engine gave them.
 pub fn schunk_meta(info: &CallInfo, name: &str) -> Option<Vec<u8>> {
+    if name == "b2nd" {
+        if let Some(a) = &info.array {
+            // The shapes the engine passed: the metalayer they make (the
+            // plugins read only the shapes of it).
+            return crate::b2nd::meta::serialize(
+                a.shape(),
+                a.chunkshape(),
+                a.blockshape(),
+                crate::b2nd::meta::DEFAULT_DTYPE,
+                0,
+            )
+            .ok();
+        }
+    }
     if info.schunk == 0 {
         return None;
     }
