@@ -15,7 +15,9 @@ use crate::io::{Io, IoFile, OpenMode};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+mod follow;
 mod lazy;
+pub mod lock;
 mod sparse;
 pub use lazy::LAZY_FLAG;
 pub use sparse::{sparse_chunk_path, sparse_index_path, SPARSE_INDEX_NAME};
@@ -26,7 +28,9 @@ enum Backing {
     Memory(Vec<u8>),
     File {
         io: Io,
-        file: Box<dyn IoFile>,
+        /// The open file, for backends that keep files open; `None` for
+        /// those whose files are opened and closed around each operation.
+        file: Option<Box<dyn IoFile>>,
         path: PathBuf,
         offset: u64,
     },
@@ -93,6 +97,9 @@ pub struct Frame {
     /// The directory of a sparse frame (its index lives in the backing file;
     /// its offsets are chunk file numbers and `cbytes` counts the chunk files).
     sparse_dir: Option<PathBuf>,
+    /// The fixed part of the header as last read or written here: another
+    /// handle's change shows as different bytes on disk.
+    head: Vec<u8>,
 }
 
 /// The parameters the reference uses to compress the offsets index.
@@ -161,6 +168,7 @@ impl Frame {
             offsets: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
+            head: Vec::new(),
         };
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
         Ok(f)
@@ -175,7 +183,7 @@ impl Frame {
         let mut f = Frame {
             backing: Backing::File {
                 io,
-                file,
+                file: Some(file),
                 path: path.to_path_buf(),
                 offset: 0,
             },
@@ -186,8 +194,10 @@ impl Frame {
             offsets: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
+            head: Vec::new(),
         };
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
+        f.close_if_per_operation();
         Ok(f)
     }
 
@@ -212,6 +222,7 @@ impl Frame {
             offsets: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
+            head: Vec::new(),
         };
         frame.finish_open(header)
     }
@@ -253,7 +264,7 @@ impl Frame {
         let frame = Frame {
             backing: Backing::File {
                 io,
-                file,
+                file: Some(file),
                 path: path.to_path_buf(),
                 offset,
             },
@@ -264,8 +275,11 @@ impl Frame {
             offsets: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir,
+            head: head.to_vec(),
         };
-        frame.finish_open(header)
+        let mut o = frame.finish_open(header)?;
+        o.frame.close_if_per_operation();
+        Ok(o)
     }
 
     fn finish_open(mut self, header: FrameHeader) -> Result<OpenedFrame> {
@@ -338,9 +352,10 @@ impl Frame {
         }
         match &self.backing {
             Backing::Memory(v) => Ok(Cow::Borrowed(&v[pos as usize..end as usize])),
-            Backing::File { file, offset, .. } => {
+            Backing::File { offset, .. } => {
                 let mut buf = vec![0u8; usize::try_from(n).map_err(|_| Error::MemoryAlloc)?];
-                file.read_at(offset + pos, &mut buf)?;
+                let at = offset + pos;
+                self.with_file(|f| f.read_at(at, &mut buf))?;
                 Ok(Cow::Owned(buf))
             }
         }
@@ -506,6 +521,7 @@ impl Frame {
         };
         let new_len = hl + section + off_chunk.len() as u64 + trailer.len() as u64;
         header[POS_FRAME_LEN..POS_FRAME_LEN + 8].copy_from_slice(&(new_len as i64).to_be_bytes());
+        let header_head = header[..HEADER_MINLEN.min(header.len())].to_vec();
         let old_hl = self.header_len;
         if hl != old_hl && self.section_len() > 0 && has_chunks {
             // The header may only grow while the chunks section is empty.
@@ -536,7 +552,20 @@ impl Frame {
                 debug_assert_eq!(buf.len() as u64, new_len);
                 *v = buf;
             }
-            Backing::File { file, offset, .. } => {
+            Backing::File {
+                io,
+                file: cached,
+                path,
+                offset,
+            } => {
+                let mut opened;
+                let file: &mut dyn IoFile = match cached {
+                    Some(f) => &mut **f,
+                    None => {
+                        opened = io.open(path, OpenMode::ReadWrite)?;
+                        &mut *opened
+                    }
+                };
                 let base = *offset;
                 let prev_len = self.len;
                 // What this commit may overwrite of the old frame, kept to be
@@ -602,6 +631,7 @@ impl Frame {
         };
         self.offsets = offsets;
         self.off_chunk = kept_off_chunk;
+        self.head = header_head;
         Ok(())
     }
 
@@ -612,10 +642,32 @@ impl Frame {
 
     /// Flush file contents to disk.
     pub fn sync(&mut self) -> Result<()> {
-        if let Backing::File { file, .. } = &mut self.backing {
-            file.sync()?;
+        if let Backing::File { file: Some(f), .. } = &mut self.backing {
+            f.sync()?;
         }
         Ok(())
+    }
+
+    /// Run `f` on the frame's file: the one kept open, or one opened (read
+    /// only) for this call and closed after it.
+    fn with_file<R>(&self, f: impl FnOnce(&dyn IoFile) -> Result<R>) -> Result<R> {
+        match &self.backing {
+            Backing::File { file: Some(h), .. } => f(&**h),
+            Backing::File { io, path, .. } => {
+                let h = io.open(path, OpenMode::Read)?;
+                f(&*h)
+            }
+            Backing::Memory(_) => Err(Error::FrameType),
+        }
+    }
+
+    /// Close the file of a backend whose files are opened per operation.
+    fn close_if_per_operation(&mut self) {
+        if let Backing::File { io, file, .. } = &mut self.backing {
+            if !io.keeps_files_open() {
+                *file = None;
+            }
+        }
     }
 }
 
