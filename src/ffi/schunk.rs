@@ -1719,10 +1719,19 @@ pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int
 pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: a super-chunk pointer from this library.
-        match unsafe { holder_raw(schunk) } {
-            Ok(h) => super::code(h.sc.unlock().map(|_| 0)),
-            Err(e) => e.code(),
+        let h = match unsafe { holder_raw(schunk) } {
+            Ok(h) => h,
+            Err(e) => return e.code(),
+        };
+        let was_held = h.sc.lock_held();
+        if let Err(e) = h.sc.unlock() {
+            return e.code();
         }
+        if was_held && !h.sc.lock_held() {
+            // The bracket's changes go to stable storage at its end.
+            let _ = h.sc.sync();
+        }
+        0
     })
 }
 

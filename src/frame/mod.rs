@@ -92,6 +92,9 @@ pub struct Frame {
     trailer_len: u32,
     cbytes: u64,
     offsets: Vec<i64>,
+    /// The regular chunks' offsets in increasing order (for contiguous
+    /// frames on disk: where the chunk after each one starts).
+    sorted: Vec<i64>,
     /// The offsets chunk as stored (kept as is while the offsets do not change).
     off_chunk: Vec<u8>,
     /// The directory of a sparse frame (its index lives in the backing file;
@@ -166,6 +169,7 @@ impl Frame {
             trailer_len: 0,
             cbytes: 0,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
             head: Vec::new(),
@@ -192,6 +196,7 @@ impl Frame {
             trailer_len: 0,
             cbytes: 0,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
             head: Vec::new(),
@@ -220,6 +225,7 @@ impl Frame {
             trailer_len,
             cbytes: header.cbytes as u64,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
             head: Vec::new(),
@@ -273,6 +279,7 @@ impl Frame {
             trailer_len,
             cbytes: header.cbytes as u64,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir,
             head: head.to_vec(),
@@ -321,6 +328,7 @@ impl Frame {
                 }
             }
             self.offsets = offsets;
+            self.sort_offsets();
             self.off_chunk = obytes;
         }
         Ok(OpenedFrame {
@@ -465,10 +473,55 @@ impl Frame {
             }
             return Ok(StoredChunk::Bytes(Cow::Owned(self.read_sparse_chunk(off)?)));
         }
+        if let Some(bytes) = self.chunk_in_one_read(off)? {
+            return Ok(StoredChunk::Bytes(Cow::Owned(bytes)));
+        }
         match self.chunk_span(n)? {
             None => Ok(StoredChunk::Special(offset_special(off)?)),
             Some((at, cb)) => Ok(StoredChunk::Bytes(self.read_at(self.header_len + at, cb)?)),
         }
+    }
+
+    fn sort_offsets(&mut self) {
+        self.sorted.clear();
+        if self.sparse_dir.is_none() && self.memory_bytes().is_none() {
+            self.sorted.extend(self.offsets.iter().copied().filter(|&o| o >= 0));
+            self.sorted.sort_unstable();
+        }
+    }
+
+    /// A regular chunk of a contiguous frame on disk read with one read:
+    /// the bytes up to the next chunk's start (chunks are usually packed),
+    /// kept when the chunk's header says it fits there. `None` when it
+    /// does not apply (then the header is read first).
+    fn chunk_in_one_read(&self, off: i64) -> Result<Option<Vec<u8>>> {
+        const MAX_GUESS: i64 = 1 << 22;
+        if off < 0 || self.sorted.is_empty() {
+            return Ok(None);
+        }
+        let i = self.sorted.partition_point(|&o| o <= off);
+        let end = self
+            .sorted
+            .get(i)
+            .copied()
+            .unwrap_or(self.cbytes as i64)
+            .min(self.cbytes as i64);
+        let gap = end - off;
+        if !(MIN_HEADER_LENGTH as i64..=MAX_GUESS).contains(&gap) {
+            return Ok(None);
+        }
+        let bytes = self
+            .read_at(self.header_len + off as u64, gap as u64)?
+            .into_owned();
+        let Ok(h) = ChunkHeader::parse_min(&bytes) else {
+            return Ok(None);
+        };
+        if h.cbytes < MIN_HEADER_LENGTH as i32 || h.cbytes as i64 > gap {
+            return Ok(None);
+        }
+        let mut bytes = bytes;
+        bytes.truncate(h.cbytes as usize);
+        Ok(Some(bytes))
     }
 
     /// Apply a change: edit the chunks section, store `offsets` (compressed
@@ -630,6 +683,7 @@ impl Frame {
             section
         };
         self.offsets = offsets;
+        self.sort_offsets();
         self.off_chunk = kept_off_chunk;
         self.head = header_head;
         Ok(())

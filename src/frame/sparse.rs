@@ -45,6 +45,7 @@ impl Frame {
             trailer_len: 0,
             cbytes: 0,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: Some(dir.to_path_buf()),
             head: Vec::new(),

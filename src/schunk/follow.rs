@@ -52,7 +52,7 @@ impl SuperChunk {
     /// disk only; a lock held now is kept).
     pub fn set_locking(&mut self, on: bool) {
         if !on {
-            if !self.lock.as_ref().is_some_and(|l| l.held()) {
+            if !self.lock_held() {
                 self.lock = None;
             }
         } else if self.lock.is_none() {
@@ -63,6 +63,11 @@ impl SuperChunk {
     /// Whether locking is enabled.
     pub fn locking(&self) -> bool {
         self.lock.is_some()
+    }
+
+    /// Whether this handle holds the frame's lock now.
+    pub fn lock_held(&self) -> bool {
+        self.lock.as_ref().is_some_and(|l| l.held())
     }
 
     /// Take the frame's lock (shared or exclusive; re-entrant) and take in
@@ -118,7 +123,7 @@ impl SuperChunk {
         if f.memory_bytes().is_some() || (!forced && !f.changed_on_disk()?) {
             return Ok(false);
         }
-        let held = self.lock.as_ref().is_some_and(|l| l.held());
+        let held = self.lock_held();
         let o = f.reopen_consistent(if held { 1 } else { UNLOCKED_ATTEMPTS })?;
         let same = o.frame.len() == f.len()
             && o.frame.offsets() == f.offsets()
