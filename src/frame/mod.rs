@@ -485,7 +485,8 @@ impl Frame {
     fn sort_offsets(&mut self) {
         self.sorted.clear();
         if self.sparse_dir.is_none() && self.memory_bytes().is_none() {
-            self.sorted.extend(self.offsets.iter().copied().filter(|&o| o >= 0));
+            self.sorted
+                .extend(self.offsets.iter().copied().filter(|&o| o >= 0));
             self.sorted.sort_unstable();
         }
     }

@@ -3,10 +3,11 @@
 //!
 //! Each change made through a handle first takes in what other handles
 //! wrote (one header read tells), then writes; with locking enabled it
-//! does both under the frame's exclusive lock. Reads take in other
-//! handles' changes when asked: [`SuperChunk::follow`], or
-//! [`SuperChunk::lock`] for a read under the shared lock (the C API does
-//! one of them at each call).
+//! does both under the frame's exclusive lock. Reads (which borrow the
+//! super-chunk shared) take in other handles' changes when asked:
+//! [`SuperChunk::read`] runs one under the shared lock on the current
+//! frame (the C API does that at each call); [`SuperChunk::follow`] and
+//! [`SuperChunk::lock`] are the parts.
 
 use super::{Store, SuperChunk};
 use crate::error::Result;
@@ -109,6 +110,18 @@ impl SuperChunk {
         let changed = self.lock(false)?;
         self.unlock()?;
         Ok(changed)
+    }
+
+    /// Run a read on the frame as other handles left it, holding the shared
+    /// lock (with locking) for its whole length: what the C API does at
+    /// each call.
+    pub fn read<R>(&mut self, f: impl FnOnce(&Self) -> Result<R>) -> Result<R> {
+        self.lock(false)?;
+        let r = f(self);
+        let u = self.unlock();
+        let r = r?;
+        u?;
+        Ok(r)
     }
 
     /// Incremented each time changes by other handles are taken in.

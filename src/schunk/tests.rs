@@ -550,8 +550,8 @@ fn two_handles(storage: Storage, path: &Path) {
     let mut z = vec![0u8; 32];
     special::chunk_special(&cp(4), 4000, Special::Uninit, &mut z).unwrap();
     h1.update_chunk(0, z).unwrap();
-    assert!(h2.follow().unwrap());
-    assert_eq!(h2.chunk(0).unwrap().len(), 32);
+    assert_eq!(h2.read(|s| Ok(s.chunk(0)?.len())).unwrap(), 32);
+    assert_eq!(h2.generation(), 1);
     assert_eq!(h2.decompress_chunk_vec(1).unwrap(), data(1000, 2));
     assert_eq!(h2.cbytes, h1.cbytes);
     assert!(!h2.follow().unwrap());
@@ -565,6 +565,8 @@ fn two_handles(storage: Storage, path: &Path) {
     h2.vlmeta_add("v", b"abc", None).unwrap();
     assert_eq!(h1.generation(), 1);
     assert!(h1.follow().unwrap());
+    assert_eq!(h1.generation(), 2);
+    assert!(!h1.follow().unwrap());
     assert_eq!(h1.generation(), 2);
     assert_eq!(h1.vlmeta_get("v").unwrap().1, b"abc");
 }
