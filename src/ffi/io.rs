@@ -234,6 +234,11 @@ impl IoBackend for CallbackIo {
     fn supports_sparse(&self) -> bool {
         self.cb.id != IO_FILESYSTEM_MMAP
     }
+    fn keeps_files_open(&self) -> bool {
+        // The built-in backends keep their files; user backends get the
+        // reference's open / read or write / close around each operation.
+        self.cb.id == IO_FILESYSTEM || self.cb.id == IO_FILESYSTEM_MMAP
+    }
 }
 
 impl IoFile for CallbackFile {

@@ -130,8 +130,6 @@ struct Holder {
     /// the client: after `avoid_cframe_free(true)` it is the client's to free.
     lent_cframe: *const u8,
     avoid_cframe_free: bool,
-    /// The advisory lock file held by `blosc2_schunk_lock`, and its depth.
-    lock: Option<(std::fs::File, u32)>,
 }
 
 impl Holder {
@@ -170,7 +168,6 @@ impl Holder {
             user_cframe: std::ptr::null_mut(),
             lent_cframe: std::ptr::null(),
             avoid_cframe_free: false,
-            lock: None,
         });
         let me = &mut *h as *mut Holder;
         h.c_cparams.schunk = me as *mut c_void;
@@ -198,6 +195,8 @@ impl Holder {
         h.c.dctx = Box::into_raw(dctx);
         h.sc.cparams.schunk = me as usize;
         h.sc.dparams.schunk = me as usize;
+        let locking = locking_enabled(&h.io);
+        h.sc.set_locking(locking);
         h.sync_all();
         Box::into_raw(h) as *mut blosc2_schunk
     }
@@ -319,7 +318,7 @@ impl Holder {
 ///
 /// # Safety
 /// `p` must be NULL or a pointer returned by one of our constructors and not freed.
-unsafe fn holder<'a>(p: *mut blosc2_schunk) -> Result<&'a mut Holder> {
+unsafe fn holder_raw<'a>(p: *mut blosc2_schunk) -> Result<&'a mut Holder> {
     if p.is_null() {
         return Err(Error::NullPointer);
     }
@@ -328,6 +327,55 @@ unsafe fn holder<'a>(p: *mut blosc2_schunk) -> Result<&'a mut Holder> {
     let h = unsafe { &mut *(p as *mut Holder) };
     h.pull();
     Ok(h)
+}
+
+/// A holder in use by one C call: the frame's lock (shared, or exclusive
+/// for changes) is held and other handles' changes are taken in, from the
+/// start of the call to its end.
+struct Access<'a> {
+    h: &'a mut Holder,
+}
+
+impl std::ops::Deref for Access<'_> {
+    type Target = Holder;
+    fn deref(&self) -> &Holder {
+        self.h
+    }
+}
+
+impl std::ops::DerefMut for Access<'_> {
+    fn deref_mut(&mut self) -> &mut Holder {
+        self.h
+    }
+}
+
+impl Drop for Access<'_> {
+    fn drop(&mut self) {
+        let _ = self.h.sc.unlock();
+    }
+}
+
+/// The holder behind `p` for one call (see [`Access`]).
+///
+/// # Safety
+/// As [`holder_raw`].
+unsafe fn access<'a>(p: *mut blosc2_schunk, exclusive: bool) -> Result<Access<'a>> {
+    // SAFETY: guaranteed by the caller.
+    let h = unsafe { holder_raw(p) }?;
+    if h.sc.lock(exclusive)? {
+        h.c.change_tick += 1;
+        h.sync_all();
+    }
+    Ok(Access { h })
+}
+
+/// The holder behind `p` for a call that reads.
+///
+/// # Safety
+/// As [`holder_raw`].
+unsafe fn holder<'a>(p: *mut blosc2_schunk) -> Result<Access<'a>> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { access(p, false) }
 }
 
 /// Run `f` on the engine super-chunk behind `schunk`, then make the public
@@ -342,7 +390,7 @@ pub(crate) unsafe fn with_engine<R>(
     f: impl FnOnce(&mut SuperChunk) -> Result<R>,
 ) -> Result<R> {
     // SAFETY: guaranteed by the caller.
-    let h = unsafe { holder(schunk) }?;
+    let mut h = unsafe { access(schunk, changed) }?;
     let r = f(&mut h.sc);
     if changed {
         h.c.change_tick += 1;
@@ -360,7 +408,7 @@ pub(crate) unsafe fn c_params(
     schunk: *mut blosc2_schunk,
 ) -> Result<(blosc2_cparams, blosc2_dparams, bool)> {
     // SAFETY: guaranteed by the caller.
-    let h = unsafe { holder(schunk) }?;
+    let h = unsafe { holder_raw(schunk) }?;
     Ok((h.c_cparams, h.c_dparams, h.storage.contiguous))
 }
 
@@ -609,7 +657,7 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
                 let p = wrap_opened(sc, !copy, None);
                 if !copy {
                     // SAFETY: p was just created by wrap_opened.
-                    if let Ok(h) = unsafe { holder(p) } {
+                    if let Ok(h) = unsafe { holder_raw(p) } {
                         h.user_cframe = cframe;
                         // As the reference: the caller's buffer stays the caller's.
                         h.avoid_cframe_free = true;
@@ -629,7 +677,7 @@ pub unsafe extern "C" fn blosc2_schunk_avoid_cframe_free(
 ) {
     guard((), || {
         // SAFETY: a super-chunk pointer from this library.
-        if let Ok(h) = unsafe { holder(schunk) } {
+        if let Ok(h) = unsafe { holder_raw(schunk) } {
             h.avoid_cframe_free = avoid_cframe_free;
         }
     })
@@ -673,7 +721,12 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
                 return Err(Error::InvalidParam);
             }
             let eio = super::io::engine_io(&io)?;
-            SuperChunk::open_with_io(&normalize_urlpath(&url), offset as u64, eio)
+            SuperChunk::open_locking(
+                &normalize_urlpath(&url),
+                offset as u64,
+                eio,
+                locking_enabled(&io),
+            )
         })();
         match opened {
             Ok(sc) => {
@@ -711,7 +764,7 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
             *needs_free = false;
         }
         // SAFETY: a super-chunk pointer from this library.
-        let h = match unsafe { holder(schunk) } {
+        let mut h = match unsafe { holder(schunk) } {
             Ok(h) => h,
             Err(e) => return e.code() as i64,
         };
@@ -722,8 +775,9 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
                 *cframe = b.as_ptr() as *mut u8;
                 *needs_free = false;
             }
-            h.lent_cframe = b.as_ptr();
-            return b.len() as i64;
+            let (at, len) = (b.as_ptr(), b.len());
+            h.lent_cframe = at;
+            return len as i64;
         }
         match h.sc.to_frame_bytes() {
             Ok(b) => {
@@ -809,24 +863,12 @@ pub unsafe extern "C" fn blosc2_schunk_frame_len(schunk: *mut blosc2_schunk) -> 
 unsafe fn mutate(schunk: *mut blosc2_schunk, f: impl FnOnce(&mut Holder) -> Result<i64>) -> i64 {
     guard(Error::Failure.code() as i64, || {
         // SAFETY: guaranteed by the caller.
-        let h = match unsafe { holder(schunk) } {
+        let mut h = match unsafe { access(schunk, true) } {
             Ok(h) => h,
             Err(e) => return e.code() as i64,
         };
-        // With locking enabled, each change holds the exclusive frame lock
-        // (unless blosc2_schunk_lock already does) and starts from what
-        // other handles wrote.
-        let op_lock = if locking_enabled(&h.io) && h.lock.is_none() {
-            match take_lock(h) {
-                Ok(l) => l,
-                Err(e) => return e.code() as i64,
-            }
-        } else {
-            None
-        };
-        let r = f(h);
+        let r = f(&mut h);
         h.sync();
-        drop(op_lock);
         match r {
             Ok(n) => n,
             Err(e) => e.code() as i64,
@@ -944,7 +986,7 @@ pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: a super-chunk pointer from this library.
-        let h = match unsafe { holder(schunk) } {
+        let mut h = match unsafe { holder(schunk) } {
             Ok(h) => h,
             Err(e) => return e.code(),
         };
@@ -974,7 +1016,7 @@ unsafe fn get_chunk_impl(
             *needs_free = false;
         }
         // SAFETY: a super-chunk pointer from this library.
-        let h = match unsafe { holder(schunk) } {
+        let mut h = match unsafe { holder(schunk) } {
             Ok(h) => h,
             Err(e) => return e.code(),
         };
@@ -1042,7 +1084,7 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
             *needs_free = false;
         }
         // SAFETY: a super-chunk pointer from this library.
-        let h = match unsafe { holder(schunk) } {
+        let mut h = match unsafe { holder(schunk) } {
             Ok(h) => h,
             Err(e) => return e.code(),
         };
@@ -1079,7 +1121,7 @@ pub(crate) unsafe fn resolve_lazy_for(schunk: usize, src: &[u8]) -> Result<Optio
         return Ok(None);
     }
     // SAFETY: guaranteed by the caller (the reference dereferences it too).
-    let h = unsafe { holder(schunk as *mut blosc2_schunk) }?;
+    let h = unsafe { holder_raw(schunk as *mut blosc2_schunk) }?;
     h.sc.resolve_lazy(src).map(Some)
 }
 
@@ -1649,90 +1691,47 @@ fn locking_enabled(io: &blosc2_io) -> bool {
     unsafe { (io.params as *const blosc2_stdio_params).as_ref() }.is_some_and(|p| p.locking)
 }
 
-/// The sidecar lock file of an on-disk frame (inside a sparse frame's
-/// directory, beside a contiguous frame), as the reference names it.
-fn lock_path(h: &Holder) -> Option<PathBuf> {
-    let f = h.sc.frame()?;
-    if let Some(d) = f.sparse_dir() {
-        return Some(d.join(".b2lock"));
-    }
-    let (p, _) = f.file_path()?;
-    let mut s = p.as_os_str().to_os_string();
-    s.push(".b2lock");
-    Some(PathBuf::from(s))
-}
-
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: a super-chunk pointer from this library.
-        let h = match unsafe { holder(schunk) } {
+        let h = match unsafe { holder_raw(schunk) } {
             Ok(h) => h,
             Err(e) => return e.code(),
         };
-        if !locking_enabled(&h.io) {
+        if !h.sc.locking() {
             return 0;
         }
-        if let Some((_, depth)) = &mut h.lock {
-            *depth += 1;
-            return 0;
-        }
-        match take_lock(h) {
-            Ok(Some(file)) => {
-                h.lock = Some((file, 1));
+        match h.sc.lock(true) {
+            Ok(changed) => {
+                if changed {
+                    h.c.change_tick += 1;
+                    h.sync_all();
+                }
                 0
             }
-            Ok(None) => 0,
             Err(e) => e.code(),
         }
     })
-}
-
-/// Take the exclusive lock on the frame's sidecar file (None for frames not
-/// on disk), then pick up what other handles wrote.
-fn take_lock(h: &mut Holder) -> Result<Option<std::fs::File>> {
-    let Some(path) = lock_path(h) else {
-        return Ok(None);
-    };
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|_| Error::Lock)?;
-    use std::os::unix::io::AsRawFd;
-    // SAFETY: flock on a descriptor we own; closing it releases the lock.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(Error::Lock);
-    }
-    if h.sc.refresh().unwrap_or(false) {
-        h.sync_all();
-    }
-    Ok(Some(file))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: a super-chunk pointer from this library.
-        let h = match unsafe { holder(schunk) } {
+        let h = match unsafe { holder_raw(schunk) } {
             Ok(h) => h,
             Err(e) => return e.code(),
         };
-        match &mut h.lock {
-            None => 0,
-            Some((_, depth)) if *depth > 1 => {
-                *depth -= 1;
-                0
-            }
-            Some(_) => {
-                let _ = h.sc.sync();
-                // Closing the descriptor releases the flock.
-                h.lock = None;
-                0
-            }
+        let was_held = h.sc.lock_held();
+        if let Err(e) = h.sc.unlock() {
+            return e.code();
         }
+        if was_held && !h.sc.lock_held() {
+            // The bracket's changes go to stable storage at its end.
+            let _ = h.sc.sync();
+        }
+        0
     })
 }
 
@@ -1740,14 +1739,14 @@ pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_i
 pub unsafe extern "C" fn blosc2_schunk_refresh(schunk: *mut blosc2_schunk) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: a super-chunk pointer from this library.
-        let h = match unsafe { holder(schunk) } {
+        let h = match unsafe { holder_raw(schunk) } {
             Ok(h) => h,
             Err(e) => return e.code(),
         };
         match h.sc.refresh() {
             Ok(true) => {
-                h.sync_all();
                 h.c.change_tick += 1;
+                h.sync_all();
                 1
             }
             Ok(false) => 0,

@@ -173,24 +173,4 @@ impl Frame {
         }
         Ok(full)
     }
-
-    /// Read the frame again from where it lives (files only).
-    pub fn reopen(&self) -> Result<super::OpenedFrame> {
-        match (&self.backing, &self.sparse_dir) {
-            (super::Backing::File { io, .. }, Some(dir)) => Frame::open_sparse(dir, io.clone()),
-            (
-                super::Backing::File {
-                    io, path, offset, ..
-                },
-                None,
-            ) => Frame::open_file_typed(
-                path,
-                *offset,
-                io.clone(),
-                crate::format::frame::TYPE_CONTIGUOUS,
-                None,
-            ),
-            (super::Backing::Memory(_), _) => Err(Error::FrameType),
-        }
-    }
 }

@@ -15,7 +15,9 @@ use crate::io::{Io, IoFile, OpenMode};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+mod follow;
 mod lazy;
+pub mod lock;
 mod sparse;
 pub use lazy::LAZY_FLAG;
 pub use sparse::{sparse_chunk_path, sparse_index_path, SPARSE_INDEX_NAME};
@@ -26,7 +28,9 @@ enum Backing {
     Memory(Vec<u8>),
     File {
         io: Io,
-        file: Box<dyn IoFile>,
+        /// The open file, for backends that keep files open; `None` for
+        /// those whose files are opened and closed around each operation.
+        file: Option<Box<dyn IoFile>>,
         path: PathBuf,
         offset: u64,
     },
@@ -88,11 +92,17 @@ pub struct Frame {
     trailer_len: u32,
     cbytes: u64,
     offsets: Vec<i64>,
+    /// The regular chunks' offsets in increasing order (for contiguous
+    /// frames on disk: where the chunk after each one starts).
+    sorted: Vec<i64>,
     /// The offsets chunk as stored (kept as is while the offsets do not change).
     off_chunk: Vec<u8>,
     /// The directory of a sparse frame (its index lives in the backing file;
     /// its offsets are chunk file numbers and `cbytes` counts the chunk files).
     sparse_dir: Option<PathBuf>,
+    /// The fixed part of the header as last read or written here: another
+    /// handle's change shows as different bytes on disk.
+    head: Vec<u8>,
 }
 
 /// The parameters the reference uses to compress the offsets index.
@@ -159,8 +169,10 @@ impl Frame {
             trailer_len: 0,
             cbytes: 0,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
+            head: Vec::new(),
         };
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
         Ok(f)
@@ -175,7 +187,7 @@ impl Frame {
         let mut f = Frame {
             backing: Backing::File {
                 io,
-                file,
+                file: Some(file),
                 path: path.to_path_buf(),
                 offset: 0,
             },
@@ -184,10 +196,13 @@ impl Frame {
             trailer_len: 0,
             cbytes: 0,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
+            head: Vec::new(),
         };
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
+        f.close_if_per_operation();
         Ok(f)
     }
 
@@ -210,8 +225,10 @@ impl Frame {
             trailer_len,
             cbytes: header.cbytes as u64,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: None,
+            head: Vec::new(),
         };
         frame.finish_open(header)
     }
@@ -253,7 +270,7 @@ impl Frame {
         let frame = Frame {
             backing: Backing::File {
                 io,
-                file,
+                file: Some(file),
                 path: path.to_path_buf(),
                 offset,
             },
@@ -262,10 +279,14 @@ impl Frame {
             trailer_len,
             cbytes: header.cbytes as u64,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir,
+            head: head.to_vec(),
         };
-        frame.finish_open(header)
+        let mut o = frame.finish_open(header)?;
+        o.frame.close_if_per_operation();
+        Ok(o)
     }
 
     fn finish_open(mut self, header: FrameHeader) -> Result<OpenedFrame> {
@@ -307,6 +328,7 @@ impl Frame {
                 }
             }
             self.offsets = offsets;
+            self.sort_offsets();
             self.off_chunk = obytes;
         }
         Ok(OpenedFrame {
@@ -338,9 +360,10 @@ impl Frame {
         }
         match &self.backing {
             Backing::Memory(v) => Ok(Cow::Borrowed(&v[pos as usize..end as usize])),
-            Backing::File { file, offset, .. } => {
+            Backing::File { offset, .. } => {
                 let mut buf = vec![0u8; usize::try_from(n).map_err(|_| Error::MemoryAlloc)?];
-                file.read_at(offset + pos, &mut buf)?;
+                let at = offset + pos;
+                self.with_file(|f| f.read_at(at, &mut buf))?;
                 Ok(Cow::Owned(buf))
             }
         }
@@ -450,10 +473,56 @@ impl Frame {
             }
             return Ok(StoredChunk::Bytes(Cow::Owned(self.read_sparse_chunk(off)?)));
         }
+        if let Some(bytes) = self.chunk_in_one_read(off)? {
+            return Ok(StoredChunk::Bytes(Cow::Owned(bytes)));
+        }
         match self.chunk_span(n)? {
             None => Ok(StoredChunk::Special(offset_special(off)?)),
             Some((at, cb)) => Ok(StoredChunk::Bytes(self.read_at(self.header_len + at, cb)?)),
         }
+    }
+
+    fn sort_offsets(&mut self) {
+        self.sorted.clear();
+        if self.sparse_dir.is_none() && self.memory_bytes().is_none() {
+            self.sorted
+                .extend(self.offsets.iter().copied().filter(|&o| o >= 0));
+            self.sorted.sort_unstable();
+        }
+    }
+
+    /// A regular chunk of a contiguous frame on disk read with one read:
+    /// the bytes up to the next chunk's start (chunks are usually packed),
+    /// kept when the chunk's header says it fits there. `None` when it
+    /// does not apply (then the header is read first).
+    fn chunk_in_one_read(&self, off: i64) -> Result<Option<Vec<u8>>> {
+        const MAX_GUESS: i64 = 1 << 22;
+        if off < 0 || self.sorted.is_empty() {
+            return Ok(None);
+        }
+        let i = self.sorted.partition_point(|&o| o <= off);
+        let end = self
+            .sorted
+            .get(i)
+            .copied()
+            .unwrap_or(self.cbytes as i64)
+            .min(self.cbytes as i64);
+        let gap = end - off;
+        if !(MIN_HEADER_LENGTH as i64..=MAX_GUESS).contains(&gap) {
+            return Ok(None);
+        }
+        let bytes = self
+            .read_at(self.header_len + off as u64, gap as u64)?
+            .into_owned();
+        let Ok(h) = ChunkHeader::parse_min(&bytes) else {
+            return Ok(None);
+        };
+        if h.cbytes < MIN_HEADER_LENGTH as i32 || h.cbytes as i64 > gap {
+            return Ok(None);
+        }
+        let mut bytes = bytes;
+        bytes.truncate(h.cbytes as usize);
+        Ok(Some(bytes))
     }
 
     /// Apply a change: edit the chunks section, store `offsets` (compressed
@@ -506,6 +575,7 @@ impl Frame {
         };
         let new_len = hl + section + off_chunk.len() as u64 + trailer.len() as u64;
         header[POS_FRAME_LEN..POS_FRAME_LEN + 8].copy_from_slice(&(new_len as i64).to_be_bytes());
+        let header_head = header[..HEADER_MINLEN.min(header.len())].to_vec();
         let old_hl = self.header_len;
         if hl != old_hl && self.section_len() > 0 && has_chunks {
             // The header may only grow while the chunks section is empty.
@@ -536,7 +606,20 @@ impl Frame {
                 debug_assert_eq!(buf.len() as u64, new_len);
                 *v = buf;
             }
-            Backing::File { file, offset, .. } => {
+            Backing::File {
+                io,
+                file: cached,
+                path,
+                offset,
+            } => {
+                let mut opened;
+                let file: &mut dyn IoFile = match cached {
+                    Some(f) => &mut **f,
+                    None => {
+                        opened = io.open(path, OpenMode::ReadWrite)?;
+                        &mut *opened
+                    }
+                };
                 let base = *offset;
                 let prev_len = self.len;
                 // What this commit may overwrite of the old frame, kept to be
@@ -601,7 +684,9 @@ impl Frame {
             section
         };
         self.offsets = offsets;
+        self.sort_offsets();
         self.off_chunk = kept_off_chunk;
+        self.head = header_head;
         Ok(())
     }
 
@@ -612,10 +697,32 @@ impl Frame {
 
     /// Flush file contents to disk.
     pub fn sync(&mut self) -> Result<()> {
-        if let Backing::File { file, .. } = &mut self.backing {
-            file.sync()?;
+        if let Backing::File { file: Some(f), .. } = &mut self.backing {
+            f.sync()?;
         }
         Ok(())
+    }
+
+    /// Run `f` on the frame's file: the one kept open, or one opened (read
+    /// only) for this call and closed after it.
+    fn with_file<R>(&self, f: impl FnOnce(&dyn IoFile) -> Result<R>) -> Result<R> {
+        match &self.backing {
+            Backing::File { file: Some(h), .. } => f(&**h),
+            Backing::File { io, path, .. } => {
+                let h = io.open(path, OpenMode::Read)?;
+                f(&*h)
+            }
+            Backing::Memory(_) => Err(Error::FrameType),
+        }
+    }
+
+    /// Close the file of a backend whose files are opened per operation.
+    fn close_if_per_operation(&mut self) {
+        if let Backing::File { io, file, .. } = &mut self.backing {
+            if !io.keeps_files_open() {
+                *file = None;
+            }
+        }
     }
 }
 

@@ -36,7 +36,7 @@ impl Frame {
         let mut f = Frame {
             backing: Backing::File {
                 io,
-                file,
+                file: Some(file),
                 path: index,
                 offset: 0,
             },
@@ -45,8 +45,10 @@ impl Frame {
             trailer_len: 0,
             cbytes: 0,
             offsets: Vec::new(),
+            sorted: Vec::new(),
             off_chunk: Vec::new(),
             sparse_dir: Some(dir.to_path_buf()),
+            head: Vec::new(),
         };
         f.commit(
             super::DataEdit::Sparse { cbytes: 0 },
@@ -55,6 +57,7 @@ impl Frame {
             |_| Ok(header),
             trailer,
         )?;
+        f.close_if_per_operation();
         Ok(f)
     }
 

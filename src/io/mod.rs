@@ -61,6 +61,12 @@ pub trait IoBackend: Debug + Send + Sync {
     fn supports_sparse(&self) -> bool {
         true
     }
+    /// Whether a frame may keep its file open between operations. Backends
+    /// answering false see each operation open the file, read or write it,
+    /// and close it (as c-blosc2 does with user backends).
+    fn keeps_files_open(&self) -> bool {
+        true
+    }
 }
 
 /// A shared handle on a backend.

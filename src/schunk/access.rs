@@ -1,6 +1,6 @@
 //! Reading and rearranging a super-chunk beyond whole chunks: lazy chunks,
 //! items at scattered coordinates, the chunks a slice touches, a new chunk
-//! order, and picking up changes another handle made to a frame on disk.
+//! order.
 
 use super::{chunk_info, Store, SuperChunk};
 use crate::chunk;
@@ -84,6 +84,10 @@ impl SuperChunk {
 
     /// Put chunk `order[i]` at position `i`.
     pub fn reorder_offsets(&mut self, order: &[i64]) -> Result<()> {
+        self.exclusive(|s| s.reorder_offsets_here(order))
+    }
+
+    fn reorder_offsets_here(&mut self, order: &[i64]) -> Result<()> {
         let n = self.nchunks() as usize;
         if order.len() < n {
             return Err(Error::Data);
@@ -117,37 +121,6 @@ impl SuperChunk {
                 self.commit(edit, Some(offsets), None)
             }
         }
-    }
-
-    /// Re-read a frame on disk that another handle may have changed; returns
-    /// whether anything changed (counters, chunks or metadata).
-    pub fn refresh(&mut self) -> Result<bool> {
-        let Store::Frame(f) = &self.store else {
-            return Ok(false);
-        };
-        if f.memory_bytes().is_some() {
-            return Ok(false);
-        }
-        let o = f.reopen()?;
-        let same = o.frame.len() == f.len()
-            && o.frame.offsets() == f.offsets()
-            && o.header.nbytes == self.nbytes
-            && o.header.chunksize == self.chunksize
-            && o.metalayers == self.metalayers
-            && o.vlmetalayers == self.vlmetalayers;
-        if same {
-            return Ok(false);
-        }
-        let fresh = SuperChunk::from_opened(o, false)?;
-        self.nbytes = fresh.nbytes;
-        self.cbytes = fresh.cbytes;
-        self.chunksize = fresh.chunksize;
-        self.blocksize = fresh.blocksize;
-        self.flags2 = fresh.flags2;
-        self.metalayers = fresh.metalayers;
-        self.vlmetalayers = fresh.vlmetalayers;
-        self.store = fresh.store;
-        Ok(true)
     }
 
     /// Decompress a chunk given as bytes, resolving a lazy one first.

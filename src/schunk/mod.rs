@@ -21,12 +21,14 @@ use crate::format::frame::{
     METALAYER_NAME_MAXLEN, TYPE_CONTIGUOUS, TYPE_SPARSE,
 };
 use crate::format::header::{ChunkHeader, Special, B2_VL_BLOCKS, EXTENDED_HEADER_LENGTH};
+use crate::frame::lock::FrameLock;
 use crate::frame::{DataEdit, Frame, OpenedFrame, StoredChunk};
 use crate::io::Io;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 mod access;
+mod follow;
 #[cfg(test)]
 mod tests;
 
@@ -75,6 +77,12 @@ pub struct SuperChunk {
     vlmetalayers: Vec<Metalayer>,
     store: Store,
     frame_type: u8,
+    /// The lock shared with other handles on the same frame (when locking).
+    lock: Option<FrameLock>,
+    /// Nesting depth of the changes in progress (see `exclusive`).
+    busy: u32,
+    /// Bumped each time changes made by another handle are taken in.
+    generation: u64,
 }
 
 fn check_name(name: &str) -> Result<()> {
@@ -152,6 +160,9 @@ impl SuperChunk {
             vlmetalayers: Vec::new(),
             store: Store::Chunks(Vec::new()),
             frame_type: TYPE_CONTIGUOUS,
+            lock: None,
+            busy: 0,
+            generation: 0,
         };
         match storage {
             Storage::Memory => {}
@@ -204,6 +215,9 @@ impl SuperChunk {
                 TYPE_CONTIGUOUS
             },
             store: Store::Frame(o.frame),
+            lock: None,
+            busy: 0,
+            generation: 0,
         };
         if sc.nchunks() > 0 {
             let first = sc.chunk(0)?;
@@ -451,6 +465,10 @@ impl SuperChunk {
 
     /// Compress `src` with the super-chunk parameters and append it.
     pub fn append_buffer(&mut self, src: &[u8]) -> Result<i64> {
+        self.exclusive(|s| s.append_buffer_here(src))
+    }
+
+    fn append_buffer_here(&mut self, src: &[u8]) -> Result<i64> {
         let mut cp = self.cparams.clone();
         cp.nchunk = self.nchunks();
         let c = chunk::compress(&cp, src)?;
@@ -523,12 +541,20 @@ impl SuperChunk {
 
     /// Append a compressed chunk; returns the new number of chunks.
     pub fn append_chunk(&mut self, chunk: Vec<u8>) -> Result<i64> {
+        self.exclusive(|s| s.append_chunk_here(chunk))
+    }
+
+    fn append_chunk_here(&mut self, chunk: Vec<u8>) -> Result<i64> {
         let n = self.nchunks();
         self.insert_or_append(n, chunk, Op::Append)
     }
 
     /// Insert a compressed chunk at position `n`.
     pub fn insert_chunk(&mut self, n: i64, chunk: Vec<u8>) -> Result<i64> {
+        self.exclusive(|s| s.insert_chunk_here(n, chunk))
+    }
+
+    fn insert_chunk_here(&mut self, n: i64, chunk: Vec<u8>) -> Result<i64> {
         if n < 0 || n > self.nchunks() {
             return Err(Error::InvalidParam);
         }
@@ -587,7 +613,11 @@ impl SuperChunk {
     }
 
     /// Replace chunk `n`.
-    pub fn update_chunk(&mut self, n: i64, mut chunk: Vec<u8>) -> Result<i64> {
+    pub fn update_chunk(&mut self, n: i64, chunk: Vec<u8>) -> Result<i64> {
+        self.exclusive(|s| s.update_chunk_here(n, chunk))
+    }
+
+    fn update_chunk_here(&mut self, n: i64, mut chunk: Vec<u8>) -> Result<i64> {
         if n < 0 || n >= self.nchunks() {
             return Err(Error::InvalidParam);
         }
@@ -701,6 +731,10 @@ impl SuperChunk {
 
     /// Remove chunk `n`.
     pub fn delete_chunk(&mut self, n: i64) -> Result<i64> {
+        self.exclusive(|s| s.delete_chunk_here(n))
+    }
+
+    fn delete_chunk_here(&mut self, n: i64) -> Result<i64> {
         if n < 0 || n >= self.nchunks() {
             return Err(Error::InvalidParam);
         }
@@ -753,6 +787,10 @@ impl SuperChunk {
     /// Fill an empty super-chunk with `nitems` special values in chunks of
     /// `chunksize` bytes; returns the number of chunks.
     pub fn fill_special(&mut self, nitems: i64, kind: Special, chunksize: i32) -> Result<i64> {
+        self.exclusive(|s| s.fill_special_here(nitems, kind, chunksize))
+    }
+
+    fn fill_special_here(&mut self, nitems: i64, kind: Special, chunksize: i32) -> Result<i64> {
         if nitems == 0 {
             return Ok(0);
         }
@@ -881,6 +919,10 @@ impl SuperChunk {
 
     /// Overwrite items `[start, stop)` from `src`, recompressing the chunks touched.
     pub fn set_slice(&mut self, start: i64, stop: i64, src: &[u8]) -> Result<()> {
+        self.exclusive(|s| s.set_slice_here(start, stop, src))
+    }
+
+    fn set_slice_here(&mut self, start: i64, stop: i64, src: &[u8]) -> Result<()> {
         let (bs, be) = self.slice_range(start, stop)?;
         if src.len() < (be - bs) as usize {
             return Err(Error::ReadBuffer);
@@ -925,6 +967,10 @@ impl SuperChunk {
 
     /// Add a metalayer (frames only before any chunk data); returns its index.
     pub fn meta_add(&mut self, name: &str, content: &[u8]) -> Result<usize> {
+        self.exclusive(|s| s.meta_add_here(name, content))
+    }
+
+    fn meta_add_here(&mut self, name: &str, content: &[u8]) -> Result<usize> {
         check_name(name)?;
         if self.meta_exists(name).is_ok() || self.metalayers.len() >= MAX_METALAYERS {
             return Err(Error::InvalidParam);
@@ -946,6 +992,10 @@ impl SuperChunk {
     /// Overwrite the start of metalayer `name` (its length does not change; a
     /// longer content is refused).
     pub fn meta_update(&mut self, name: &str, content: &[u8]) -> Result<usize> {
+        self.exclusive(|s| s.meta_update_here(name, content))
+    }
+
+    fn meta_update_here(&mut self, name: &str, content: &[u8]) -> Result<usize> {
         let i = self.meta_exists(name)?;
         if content.len() > self.metalayers[i].content.len() {
             return Err(Error::InvalidParam);
@@ -975,6 +1025,15 @@ impl SuperChunk {
 
     /// Add a vlmetalayer compressed with `cparams` (defaults when `None`).
     pub fn vlmeta_add(
+        &mut self,
+        name: &str,
+        content: &[u8],
+        cparams: Option<&CParams>,
+    ) -> Result<usize> {
+        self.exclusive(|s| s.vlmeta_add_here(name, content, cparams))
+    }
+
+    fn vlmeta_add_here(
         &mut self,
         name: &str,
         content: &[u8],
@@ -1011,6 +1070,15 @@ impl SuperChunk {
         content: &[u8],
         cparams: Option<&CParams>,
     ) -> Result<usize> {
+        self.exclusive(|s| s.vlmeta_update_here(name, content, cparams))
+    }
+
+    fn vlmeta_update_here(
+        &mut self,
+        name: &str,
+        content: &[u8],
+        cparams: Option<&CParams>,
+    ) -> Result<usize> {
         let i = self.vlmeta_exists(name)?;
         let c = Self::vlmeta_compress(content, cparams)?;
         let old = std::mem::replace(&mut self.vlmetalayers[i].content, c);
@@ -1039,6 +1107,10 @@ impl SuperChunk {
 
     /// Remove vlmetalayer `name`; returns how many remain.
     pub fn vlmeta_delete(&mut self, name: &str) -> Result<usize> {
+        self.exclusive(|s| s.vlmeta_delete_here(name))
+    }
+
+    fn vlmeta_delete_here(&mut self, name: &str) -> Result<usize> {
         let i = self.vlmeta_exists(name)?;
         let old = self.vlmetalayers.remove(i);
         if let Err(e) = self.commit(DataEdit::None, None, None) {

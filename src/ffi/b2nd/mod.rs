@@ -76,9 +76,9 @@ struct ArrayHolder {
     c: b2nd_array_t,
     meta: ArrayMeta,
     dtype: CString,
-    /// Size and modification time of the frame file when this handle last
-    /// looked (arrays on disk follow shape changes made by other handles).
-    stamp: Option<(u64, std::time::SystemTime)>,
+    /// The super-chunk generation `meta` was read at (arrays on disk follow
+    /// shape changes made by other handles; `u64::MAX`: not yet compared).
+    seen: u64,
 }
 
 /// `b2nd_context_t` (opaque to C): the creation parameters, copied.
@@ -190,10 +190,9 @@ impl ArrayHolder {
             c,
             meta,
             dtype,
-            stamp: None,
+            seen: u64::MAX,
         });
         h.c.sc = sc;
-        h.stamp = disk_stamp(sc);
         h.sync();
         Box::into_raw(h) as *mut b2nd_array_t
     }
@@ -216,55 +215,35 @@ impl ArrayHolder {
     }
 }
 
-/// Size and modification time of the file holding a super-chunk's frame
-/// (the index file of a sparse frame); `None` for super-chunks in memory.
-fn disk_stamp(sc: *mut blosc2_schunk) -> Option<(u64, std::time::SystemTime)> {
-    // SAFETY: sc is NULL or a live super-chunk of this library, whose
-    // storage pointer is NULL or points at its storage.
-    let st = unsafe { sc.as_ref().and_then(|s| s.storage.as_ref()) }?;
-    if st.urlpath.is_null() {
-        return None;
-    }
-    // SAFETY: a non-NULL urlpath is a NUL-terminated string.
-    let url = unsafe { CStr::from_ptr(st.urlpath) }
-        .to_string_lossy()
-        .into_owned();
-    let url = url.strip_prefix("file:///").unwrap_or(&url).to_string();
-    let path = if st.contiguous {
-        std::path::PathBuf::from(url)
-    } else {
-        std::path::Path::new(&url).join("chunks.b2frame")
-    };
-    let md = std::fs::metadata(path).ok()?;
-    Some((md.len(), md.modified().ok()?))
-}
-
-/// Follow changes another handle made to the array's frame on disk: re-read
-/// the frame and the shape.  Returns whether the shape changed; a changed
-/// ndim, chunk shape or block shape is an error.
-fn follow(h: &mut ArrayHolder) -> Result<bool> {
-    let now = disk_stamp(h.c.sc);
-    if now.is_none() || now == h.stamp {
+/// Take into `meta` the shape changes other handles made (the super-chunk
+/// took in their changes already, see `ffi::schunk::access`). Returns
+/// whether the shape changed; a changed ndim, chunk shape or block shape is
+/// an error.
+fn take_in(sc: &SuperChunk, meta: &mut ArrayMeta, seen: &mut u64) -> Result<bool> {
+    if sc.generation() == *seen {
         return Ok(false);
     }
-    let old = h.meta.clone();
-    // SAFETY: the array's super-chunk is ours.
-    let fresh = unsafe {
-        with_engine(h.c.sc, true, |sc| {
-            sc.refresh()?;
-            array::read_meta(sc)
-        })
-    }?;
-    if fresh.geom.ndim() != old.geom.ndim()
-        || fresh.geom.chunkshape != old.geom.chunkshape
-        || fresh.geom.blockshape != old.geom.blockshape
+    let fresh = array::read_meta(sc)?;
+    if fresh.geom.ndim() != meta.geom.ndim()
+        || fresh.geom.chunkshape != meta.geom.chunkshape
+        || fresh.geom.blockshape != meta.geom.blockshape
     {
         return Err(Error::Data);
     }
-    h.stamp = now;
-    let changed = fresh != old;
-    h.meta = fresh;
-    h.sync();
+    *seen = sc.generation();
+    let changed = fresh != *meta;
+    *meta = fresh;
+    Ok(changed)
+}
+
+/// Bring the array up to date with its frame on disk; whether its shape changed.
+fn follow(h: &mut ArrayHolder) -> Result<bool> {
+    let (meta, seen) = (&mut h.meta, &mut h.seen);
+    // SAFETY: the array's super-chunk pointer is one of ours.
+    let changed = unsafe { with_engine(h.c.sc, false, |sc| take_in(sc, meta, seen)) }?;
+    if changed {
+        h.sync();
+    }
     Ok(changed)
 }
 
@@ -292,10 +271,19 @@ unsafe fn read<R>(
 ) -> Result<R> {
     // SAFETY: guaranteed by the caller.
     let h = unsafe { holder(p) }?;
-    follow(h)?;
-    let meta = &h.meta;
+    let (meta, seen) = (&mut h.meta, &mut h.seen);
+    let mut changed = false;
     // SAFETY: the array's super-chunk pointer is one of ours.
-    unsafe { with_engine(h.c.sc, false, |sc| f(sc, meta)) }
+    let r = unsafe {
+        with_engine(h.c.sc, false, |sc| {
+            changed = take_in(sc, meta, seen)?;
+            f(sc, meta)
+        })
+    };
+    if changed {
+        h.sync();
+    }
+    r
 }
 
 /// Run a changing engine call on an array and refresh its public fields.
@@ -308,11 +296,14 @@ unsafe fn write<R>(
 ) -> Result<R> {
     // SAFETY: guaranteed by the caller.
     let h = unsafe { holder(p) }?;
-    follow(h)?;
-    let meta = &mut h.meta;
+    let (meta, seen) = (&mut h.meta, &mut h.seen);
     // SAFETY: the array's super-chunk pointer is one of ours.
-    let r = unsafe { with_engine(h.c.sc, true, |sc| f(sc, meta)) };
-    h.stamp = disk_stamp(h.c.sc);
+    let r = unsafe {
+        with_engine(h.c.sc, true, |sc| {
+            take_in(sc, meta, seen)?;
+            f(sc, meta)
+        })
+    };
     h.sync();
     r
 }
