@@ -126,6 +126,7 @@ struct Holder {
     /// A buffer given to `from_buffer` without copy, freed with the
     /// super-chunk only after `avoid_cframe_free(false)`.
     user_cframe: *mut u8,
+    user_cframe_len: usize,
     /// The start of the in-memory frame `blosc2_schunk_to_buffer` lent to
     /// the client: after `avoid_cframe_free(true)` it is the client's to free.
     lent_cframe: *const u8,
@@ -166,6 +167,7 @@ impl Holder {
             dctx_id: 0,
             synced_chunksize: 0,
             user_cframe: std::ptr::null_mut(),
+            user_cframe_len: 0,
             lent_cframe: std::ptr::null(),
             avoid_cframe_free: false,
         });
@@ -659,6 +661,7 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
                     // SAFETY: p was just created by wrap_opened.
                     if let Ok(h) = unsafe { holder_raw(p) } {
                         h.user_cframe = cframe;
+                        h.user_cframe_len = len as usize;
                         // As the reference: the caller's buffer stays the caller's.
                         h.avoid_cframe_free = true;
                     }
@@ -769,14 +772,26 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
             Err(e) => return e.code() as i64,
         };
         if let Some(b) = h.sc.frame().and_then(|f| f.memory_bytes()) {
+            // A frame opened on the caller's buffer without copy and not
+            // changed since: that buffer, as the reference returns it (it
+            // stays the caller's; we hold a copy of it).
+            // SAFETY: the caller lent us user_cframe_len bytes at user_cframe.
+            let mine =
+                !h.user_cframe.is_null() && unsafe { bytes(h.user_cframe, h.user_cframe_len) } == b;
+            let (at, len) = if mine {
+                (h.user_cframe as *const u8, h.user_cframe_len)
+            } else {
+                (b.as_ptr(), b.len())
+            };
             // SAFETY: out-pointers checked above; the bytes live as long as the
             // super-chunk stays unchanged, as with the reference.
             unsafe {
-                *cframe = b.as_ptr() as *mut u8;
+                *cframe = at as *mut u8;
                 *needs_free = false;
             }
-            let (at, len) = (b.as_ptr(), b.len());
-            h.lent_cframe = at;
+            if h.user_cframe.is_null() {
+                h.lent_cframe = at;
+            }
             return len as i64;
         }
         match h.sc.to_frame_bytes() {

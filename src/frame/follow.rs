@@ -16,9 +16,16 @@ impl Frame {
     /// header that cannot be read counts as a change). Frames in memory
     /// never change behind a handle.
     pub fn changed_on_disk(&self) -> Result<bool> {
-        let Backing::File { offset, .. } = &self.backing else {
+        let Backing::File {
+            offset, file, path, ..
+        } = &self.backing
+        else {
             return Ok(false);
         };
+        // A file kept open may have been replaced under its name.
+        if file.as_ref().is_some_and(|f| !f.still_at(path)) {
+            return Ok(true);
+        }
         let mut now = [0u8; HEADER_MINLEN];
         let at = *offset;
         if self.with_file(|f| f.read_at(at, &mut now)).is_err() {

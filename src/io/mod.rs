@@ -51,6 +51,12 @@ pub trait IoFile: Debug + Send {
     fn sync(&mut self) -> Result<()> {
         Ok(())
     }
+    /// Whether `path` still names this open file: false once another
+    /// program replaced it (renamed a new file over it, or removed and
+    /// recreated it), as python-blosc2's stores do to swap in a new value.
+    fn still_at(&self, _path: &Path) -> bool {
+        true
+    }
 }
 
 /// A way to open files.
@@ -85,12 +91,21 @@ pub fn filesystem() -> Io {
 #[derive(Debug)]
 pub struct PlainFile {
     file: File,
+    /// Device and inode of the file, to tell whether its path still names it.
+    id: Option<(u64, u64)>,
+}
+
+/// Device and inode of a file's metadata.
+fn file_id(m: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
 }
 
 impl PlainFile {
     /// Wrap an open file.
     pub fn new(file: File) -> PlainFile {
-        PlainFile { file }
+        let id = file.metadata().ok().map(|m| file_id(&m));
+        PlainFile { file, id }
     }
 }
 
@@ -114,6 +129,12 @@ impl IoFile for PlainFile {
     fn sync(&mut self) -> Result<()> {
         self.file.sync_data().map_err(|_| Error::FileWrite)
     }
+    fn still_at(&self, path: &Path) -> bool {
+        match (self.id, std::fs::metadata(path)) {
+            (Some(id), Ok(m)) => file_id(&m) == id,
+            _ => false,
+        }
+    }
 }
 
 impl IoBackend for FileSystem {
@@ -125,10 +146,12 @@ impl IoBackend for FileSystem {
             OpenMode::Create => o.read(true).write(true).create(true).truncate(true),
         };
         let file = o.open(path).map_err(|_| Error::FileOpen)?;
-        if !file.metadata().map_err(|_| Error::FileOpen)?.is_file() {
+        let m = file.metadata().map_err(|_| Error::FileOpen)?;
+        if !m.is_file() {
             return Err(Error::FileOpen);
         }
-        Ok(Box::new(PlainFile { file }))
+        let id = Some(file_id(&m));
+        Ok(Box::new(PlainFile { file, id }))
     }
 }
 
