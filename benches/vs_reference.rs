@@ -135,6 +135,10 @@ struct Opts {
     filters: Vec<String>,
     reps: usize,
     min_rep_secs: f64,
+    /// A compression pass slower than this is timed by the warm-up and one repetition.
+    once_secs: f64,
+    /// Start no configuration after this many seconds.
+    budget_secs: f64,
     clevels: Vec<u8>,
     threads: Vec<i16>,
     chunks: Vec<usize>,
@@ -145,8 +149,8 @@ struct Opts {
 fn usage() -> ! {
     eprintln!(
         "usage: cargo bench --bench vs_reference -- [--quick] [--filter SUBSTRING]... [--json]\n\
-         \x20      [--reps N] [--clevels 1,5,9] [--threads 1,2] [--chunks 4096,64] (KiB)\n\
-         \x20      [--ref PATH] [--ours PATH]\n\
+         \x20      [--reps N] [--min-ms MS] [--clevels 1,5,9] [--threads 1,2|all] [--chunks 4096,64] (KiB)\n\
+         \x20      [--once-ms MS] [--budget SECS] [--ref PATH] [--ours PATH]\n\
          env: VS_REF_QUICK=1, VS_REF_FILTER=SUB, VS_REF_JSON=1, VS_REF_REPS=N,\n\
          \x20    BLOSC2_REF_LIB=PATH, BLOSC2_OURS_LIB=PATH"
     );
@@ -185,6 +189,8 @@ fn parse_opts() -> Opts {
             .collect(),
         reps: 0,
         min_rep_secs: 0.0,
+        once_secs: f64::INFINITY,
+        budget_secs: f64::INFINITY,
         clevels: vec![],
         threads: vec![],
         chunks: vec![],
@@ -198,6 +204,7 @@ fn parse_opts() -> Opts {
     if let Ok(r) = std::env::var("VS_REF_REPS") {
         o.reps = r.parse().unwrap_or_else(|_| die("bad VS_REF_REPS"));
     }
+    let mut min_ms: Option<f64> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut val = || args.next().unwrap_or_else(|| usage());
@@ -207,7 +214,19 @@ fn parse_opts() -> Opts {
             "--filter" => o.filters.push(val()),
             "--reps" => o.reps = val().parse().unwrap_or_else(|_| usage()),
             "--clevels" => o.clevels = parse_list(&val()),
-            "--threads" => o.threads = parse_list(&val()),
+            "--threads" => {
+                let v = val();
+                o.threads = if v == "all" {
+                    all_thread_counts(cores())
+                } else {
+                    parse_list(&v)
+                }
+            }
+            "--once-ms" => o.once_secs = val().parse::<f64>().unwrap_or_else(|_| usage()) / 1e3,
+            "--budget" => o.budget_secs = val().parse().unwrap_or_else(|_| usage()),
+            "--min-ms" => {
+                min_ms = Some(val().parse::<f64>().unwrap_or_else(|_| usage()));
+            }
             "--chunks" => {
                 o.chunks = parse_list::<usize>(&val())
                     .into_iter()
@@ -241,12 +260,44 @@ fn parse_opts() -> Opts {
         }
         o.min_rep_secs = 0.010;
     }
+    if let Some(ms) = min_ms {
+        o.min_rep_secs = ms / 1e3;
+    }
+    let ncores = cores();
+    for &t in &o.threads {
+        if t < 1 {
+            die(&format!("thread count {t} must be at least 1"));
+        }
+        if t as usize > ncores {
+            eprintln!(
+                "vs_reference: WARNING: {t} threads on {ncores} cores: the threads share cores"
+            );
+        }
+    }
     for &c in &o.chunks {
         if c == 0 || !DATA_BYTES.is_multiple_of(c) {
             die(&format!("chunk size {c} must divide {DATA_BYTES}"));
         }
     }
     o
+}
+
+/// The cores this process may run on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--threads all`: 1 and the powers of two below `cores`, then `cores`.
+fn all_thread_counts(cores: usize) -> Vec<i16> {
+    let top = cores.clamp(1, i16::MAX as usize);
+    let mut v = Vec::new();
+    let mut t = 1;
+    while t < top {
+        v.push(t as i16);
+        t *= 2;
+    }
+    v.push(top as i16);
+    v
 }
 
 fn set_default<T>(v: &mut Vec<T>, d: Vec<T>) {
@@ -592,11 +643,25 @@ fn bench_config(
     } else {
         o.reps
     };
+    // With --once-ms, a compression pass that slow is timed in one
+    // repetition, and the warm-up pass (whose first-call costs are small
+    // against it, the buffers being touched already) counts as a second.
+    let c_reps = if slowest > o.once_secs {
+        for (k, r) in runs.iter_mut().enumerate() {
+            r.best_c = first_c[k];
+        }
+        reps.min(1)
+    } else {
+        reps
+    };
 
     for rep in 0..reps {
         // Alternate which library goes first: ref, ours, ours, ref, ...
         let order: [usize; 2] = if rep % 2 == 0 { [0, 1] } else { [1, 0] };
         for &k in &order {
+            if rep >= c_reps {
+                break;
+            }
             let r = &mut runs[k];
             let t = time_it(c_iters, || r.compress_all(src, chunk, label));
             r.best_c = r.best_c.min(t);
@@ -774,6 +839,108 @@ fn print_thread_scaling(rows: &[Row], memcpys: &[(&str, usize, f64)]) {
     }
 }
 
+/// For each thread count, one table of the codec+filter groups: ours/ref for
+/// compression and decompression per chunk size, and (above one thread) each
+/// library's speed at that count over its own one-thread speed, geomean over
+/// the rows measured at both.
+fn print_per_thread_groups(rows: &[Row], threads: &[i16], chunks: &[usize]) {
+    let one = |r: &Row| {
+        rows.iter().find(|o| {
+            o.nthreads == 1
+                && o.chunk == r.chunk
+                && o.dataset == r.dataset
+                && o.codec == r.codec
+                && o.filter == r.filter
+                && o.clevel == r.clevel
+        })
+    };
+    let mut keys: Vec<(String, Option<(&str, &str)>)> = Vec::new();
+    for codec in CODECS {
+        for filter in FILTERS {
+            keys.push((
+                format!("{}+{}", codec.0, filter.0),
+                Some((codec.0, filter.0)),
+            ));
+        }
+    }
+    keys.push(("all".into(), None));
+    for &t in threads {
+        println!();
+        println!(
+            "Per group at {t} thread{}: ours/ref comp/decomp{}",
+            if t == 1 { "" } else { "s" },
+            if t > 1 {
+                format!("; scaling t{t}/t1 comp and decomp for ours | ref")
+            } else {
+                String::new()
+            }
+        );
+        let mut hdr = format!("{:<22}", "group");
+        for &c in chunks {
+            let _ = write!(hdr, "  {:>15}", format!("{} c/d", chunk_label(c)));
+            if t > 1 {
+                let _ = write!(
+                    hdr,
+                    "  {:>27}",
+                    format!("{} scale ours | ref", chunk_label(c))
+                );
+            }
+        }
+        println!("{hdr}");
+        for (key, sel) in &keys {
+            let mut line = format!("{key:<22}");
+            let mut any = false;
+            let mut slower = false;
+            for &c in chunks {
+                let set: Vec<&Row> = rows
+                    .iter()
+                    .filter(|r| r.nthreads == t && r.chunk == c)
+                    .filter(|r| sel.is_none_or(|(co, fi)| r.codec == co && r.filter == fi))
+                    .collect();
+                if set.is_empty() {
+                    let _ = write!(line, "  {:>15}", "-");
+                    if t > 1 {
+                        let _ = write!(line, "  {:>27}", "-");
+                    }
+                    continue;
+                }
+                any = true;
+                let (gc, gd) = (
+                    geomean(set.iter().map(|r| r.c_rel())),
+                    geomean(set.iter().map(|r| r.d_rel())),
+                );
+                slower |= gc < 1.0 || gd < 1.0;
+                let _ = write!(line, "  {:>7.3}/{:<7.3}", gc, gd);
+                if t > 1 {
+                    let pairs: Vec<(&Row, &Row)> =
+                        set.iter().filter_map(|r| one(r).map(|o| (o, *r))).collect();
+                    if pairs.is_empty() {
+                        let _ = write!(line, "  {:>27}", "-");
+                    } else {
+                        let g =
+                            |f: fn(&Row) -> f64| geomean(pairs.iter().map(|(o, r)| f(r) / f(o)));
+                        let _ = write!(
+                            line,
+                            "  {:>6.2} {:>6.2} | {:>5.2} {:>5.2}",
+                            g(|r| r.c_ours),
+                            g(|r| r.d_ours),
+                            g(|r| r.c_ref),
+                            g(|r| r.d_ref)
+                        );
+                    }
+                }
+            }
+            if !any {
+                continue;
+            }
+            if slower {
+                line.push_str("  <-- slower");
+            }
+            println!("{line}");
+        }
+    }
+}
+
 fn geomean(v: impl IntoIterator<Item = f64>) -> f64 {
     let (mut s, mut n) = (0.0, 0usize);
     for x in v {
@@ -938,9 +1105,14 @@ fn main() {
         println!("# reference: {}", reference.path.display());
         println!("# ours:      {}", ours.path.display());
         println!(
-            "# reps {} (min kept, >= {:.0} ms per timed rep; <= 3 reps when a compression call takes > 60 ms, <= 2 when > 150 ms), clevels {:?}, threads {:?}, chunks {:?}",
+            "# reps {} (min kept, >= {:.0} ms per timed rep; <= 3 reps when a compression call takes > 60 ms, <= 2 when > 150 ms{}), clevels {:?}, threads {:?}, chunks {:?}",
             o.reps,
             o.min_rep_secs * 1e3,
+            if o.once_secs.is_finite() {
+                format!("; compression timed in the warm-up and one rep when a pass takes > {:.0} ms", o.once_secs * 1e3)
+            } else {
+                String::new()
+            },
             o.clevels,
             o.threads,
             o.chunks.iter().map(|&c| chunk_label(c)).collect::<Vec<_>>()
@@ -972,6 +1144,7 @@ fn main() {
     }
 
     let mut rows = Vec::new();
+    let mut skipped = 0usize;
     for &chunk in &o.chunks {
         for &nthreads in &o.threads {
             for codec in CODECS {
@@ -988,6 +1161,10 @@ fn main() {
                                 chunk_label(chunk)
                             );
                             if !o.filters.iter().all(|f| label.contains(f.as_str())) {
+                                continue;
+                            }
+                            if t0.elapsed().as_secs_f64() > o.budget_secs {
+                                skipped += 1;
                                 continue;
                             }
                             let r = bench_config(
@@ -1009,6 +1186,12 @@ fn main() {
         die("no configuration matched the filter");
     }
     let elapsed = t0.elapsed().as_secs_f64();
+    if skipped > 0 {
+        eprintln!(
+            "vs_reference: budget of {} s spent: {skipped} configurations not run",
+            o.budget_secs
+        );
+    }
 
     let mut settings = Vec::new();
     for &c in &o.chunks {
@@ -1149,6 +1332,7 @@ fn main() {
         geomean(memcpys.iter().map(|m| m.2))
     );
     print_thread_scaling(&rows, &memcpys);
+    print_per_thread_groups(&rows, &o.threads, &o.chunks);
     println!(
         "Compression ratio differing by > 1% from the reference (blosclz/lz4/lz4hc/zstd rows): {}",
         ratio_off.len()
@@ -1162,6 +1346,12 @@ fn main() {
     println!("Slowest rows (min of comp/decomp ours/ref):");
     for r in worst.iter().take(10) {
         println!("  {}", row_text(r));
+    }
+    if skipped > 0 {
+        println!(
+            "BUDGET: {skipped} configurations not run (--budget {} s spent); the tables above cover the rows printed only",
+            o.budget_secs
+        );
     }
     println!("All round trips verified. Elapsed {elapsed:.1} s.");
 }

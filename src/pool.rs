@@ -137,7 +137,7 @@ static RUNS: AtomicUsize = AtomicUsize::new(0);
 const SPIN: Duration = Duration::from_micros(100);
 
 /// The number of cores this process may run on (1 when unknown).
-fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     static CORES: Lazy<usize> =
         Lazy::new(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     *CORES

@@ -232,3 +232,62 @@ fn large_incompressible_chunks_copy_in_pieces() {
         check_large_round_trip(&data, NOFILTER, 8, nthreads, &[0, 5]);
     }
 }
+
+/// Parallel compression writes the serial path's chunk, byte for byte, with
+/// any thread count: blocks finishing in any order, streams stored raw (the
+/// random stretches), a leftover block. In a destination of exactly the
+/// chunk's size the serial path can give up where the parallel one fits (its
+/// codecs get only the room left, the parallel ones a block's worth, as in
+/// the reference's two paths), but every thread count above one decides
+/// alike, and one byte less fits with none.
+#[test]
+fn parallel_chunks_equal_serial() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let data: Vec<u8> = (0..(600_000 / 8))
+        .flat_map(|i: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // 64 KiB stretches of random words between stretches of a ramp.
+            let v = if (i / 8192) % 3 == 1 { x } else { i / 5 };
+            v.to_le_bytes()
+        })
+        .chain([1, 2, 3, 4, 5])
+        .collect();
+    for (codec_id, clevel) in [(codec::BLOSCLZ, 5), (codec::LZ4, 1), (codec::ZSTD, 1)] {
+        for filt in [NOFILTER, SHUFFLE, BITSHUFFLE] {
+            for typesize in [8, 3] {
+                let params = |nthreads| CParams {
+                    compcode: codec_id,
+                    clevel,
+                    typesize,
+                    nthreads,
+                    blocksize: 16 << 10,
+                    filters: [0, 0, 0, 0, 0, filt],
+                    ..CParams::default()
+                };
+                let serial = compress(&params(1), &data).unwrap();
+                assert!(serial.len() < data.len());
+                let tight = |nthreads, room| {
+                    let mut d = vec![0u8; room];
+                    let n = compress_into(&params(nthreads), &data, &mut d).unwrap();
+                    d.truncate(n);
+                    d
+                };
+                let exact = tight(2, serial.len());
+                assert!(exact.is_empty() || exact == serial);
+                for nthreads in [2, 3, 8, 16] {
+                    let what = format!(
+                        "codec {codec_id} filter {filt} typesize {typesize} nthreads {nthreads}"
+                    );
+                    let c = compress(&params(nthreads), &data).unwrap();
+                    assert!(c == serial, "{what}");
+                    for _ in 0..4 {
+                        assert!(tight(nthreads, serial.len()) == exact, "{what}");
+                    }
+                    assert!(tight(nthreads, serial.len() - 1).is_empty(), "{what}");
+                }
+            }
+        }
+    }
+}
