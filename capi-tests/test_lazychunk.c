@@ -110,8 +110,46 @@ static void reorder_checks(blosc2_schunk *sc) {
   CHECK_NEG(blosc2_schunk_reorder_offsets(sc, out));
 }
 
+/* A lazy chunk of a chunk smaller than its own trailer (a memcpyed chunk of
+ * 16 bytes: cbytes 48, lazy chunk 52 bytes), read back with getitem through
+ * a context on the super-chunk, with the size get_lazychunk returned (what
+ * python-blosc2's index sidecars do). */
+static void tiny_lazy_chunk(void) {
+  const char *path = "test_lazychunk_tiny.b2frame";
+  blosc2_remove_urlpath(path);
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.typesize = 8;
+  cp.blocksize = 16;
+  blosc2_storage st = {.contiguous = true, .urlpath = (char *)path, .cparams = &cp};
+  blosc2_schunk *sc = blosc2_schunk_new(&st);
+  REQUIRE(sc != NULL);
+  int64_t d[2] = {7, 9};
+  CHECK_EQ_INT(blosc2_schunk_append_buffer(sc, d, sizeof d), 1);
+  blosc2_schunk_free(sc);
+  sc = blosc2_schunk_open(path);
+  REQUIRE(sc != NULL);
+  uint8_t *c = NULL;
+  bool nf = false;
+  int cb = blosc2_schunk_get_lazychunk(sc, 0, &c, &nf);
+  CHECK(cb > 0);
+  blosc2_dparams dp = *sc->storage->dparams;
+  dp.schunk = sc;
+  blosc2_context *dctx = blosc2_create_dctx(dp);
+  REQUIRE(dctx != NULL);
+  int64_t out[2] = {0, 0};
+  CHECK_EQ_INT(blosc2_getitem_bytes_ctx(dctx, c, cb, 8, 8, out, sizeof out), 8);
+  CHECK_EQ_INT(out[0], 9);
+  CHECK_EQ_INT(blosc2_decompress_ctx(dctx, c, cb, out, sizeof out), 16);
+  CHECK_EQ_INT(out[0], 7);
+  blosc2_free_ctx(dctx);
+  if (nf) free(c);
+  blosc2_schunk_free(sc);
+  blosc2_remove_urlpath(path);
+}
+
 int main(void) {
   blosc2_init();
+  tiny_lazy_chunk();
   const char *cpath = "test_lazychunk.b2frame";
   const char *spath = "test_lazychunk_sparse.b2frame";
   blosc2_remove_urlpath(cpath);

@@ -84,8 +84,17 @@ unsafe fn chunk_slice<'a>(src: *const c_void, srcsize: i32) -> Result<&'a [u8], 
     // SAFETY: srcsize >= 16, so the caller guarantees the first 16 bytes.
     let head = unsafe { slice(src, MIN_HEADER_LENGTH) };
     let h = ChunkHeader::parse_min(head)?;
-    let n = (srcsize as usize).min(h.cbytes as usize);
-    // SAFETY: n <= srcsize and n <= cbytes, the size of the chunk itself.
+    let mut n = (srcsize as usize).min(h.cbytes as usize);
+    if h.is_extended() && srcsize as usize >= crate::format::header::EXTENDED_HEADER_LENGTH {
+        // SAFETY: srcsize >= 32 bytes are readable.
+        let flags = unsafe { slice(src, crate::format::header::EXTENDED_HEADER_LENGTH) }[31];
+        if flags & crate::frame::LAZY_FLAG != 0 {
+            // A lazy chunk ends with its trailer, which may lie past the
+            // cbytes of a small chunk: it is as long as the caller says.
+            n = srcsize as usize;
+        }
+    }
+    // SAFETY: n <= srcsize, and n <= cbytes unless a lazy chunk's own length.
     Ok(unsafe { slice(src, n) })
 }
 

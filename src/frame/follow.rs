@@ -12,9 +12,12 @@ use crate::error::{Error, Result};
 use crate::format::frame::{HEADER_MINLEN, TYPE_CONTIGUOUS};
 
 impl Frame {
-    /// Whether the frame on disk no longer matches this handle's view (a
-    /// header that cannot be read counts as a change). Frames in memory
-    /// never change behind a handle.
+    /// Whether the frame on disk no longer matches this handle's view.
+    /// Frames in memory never change behind a handle. A header that cannot
+    /// be read (the file was truncated, e.g. by a program about to write a
+    /// new frame into it) is no new state to take in: the handle keeps its
+    /// view, answers what it holds in memory (as the reference does), and
+    /// its reads of chunk data fail where the file no longer holds them.
     pub fn changed_on_disk(&self) -> Result<bool> {
         let Backing::File {
             offset, file, path, ..
@@ -29,7 +32,7 @@ impl Frame {
         let mut now = [0u8; HEADER_MINLEN];
         let at = *offset;
         if self.with_file(|f| f.read_at(at, &mut now)).is_err() {
-            return Ok(true);
+            return Ok(false);
         }
         Ok(now[..] != self.head[..])
     }
