@@ -232,11 +232,10 @@ const UNFINISHED: usize = usize::MAX;
 /// it are. Under the lock a worker only records sizes and hands out places;
 /// the copying happens outside it, each worker copying the blocks it
 /// compressed (still in its cache) as soon as their places are known, in
-/// parallel with the others. (Until 2026-11-26 the worker that completed the
-/// run of finished blocks copied all of them, one after the other, which at
-/// 16 threads left one thread copying most of a chunk while the others
-/// waited: issue 21.) A block claimed when every block before it has its
-/// place is compressed straight into the chunk, with no copy at all.
+/// parallel with the others (one worker copying every block in turn would
+/// leave the others idle at high thread counts). A block claimed when every
+/// block before it has its place is compressed straight into the chunk, with
+/// no copy at all.
 struct Shared<'d> {
     /// The chunk body after the placed blocks (empty while a block is being
     /// compressed straight into it).
