@@ -117,7 +117,7 @@ pub(super) fn splittable(p: &Parsed) -> bool {
 /// helper, about 2 us) plus a cost per byte (moving the helper's streams
 /// between cores).  With two threads a block saves about half its stream
 /// time, so the break-even sits near twice that cost.  Measured on the
-/// 2-core Zen 5 VM with 64 KiB chunks (see README, Speed): blocks decoded
+/// 2-core Zen 5 VM with 64 KiB chunks (see docs/performance.md): blocks decoded
 /// at 3.4 us lost 25% when shared, at 7.5 us and more they gained 20-40%.
 /// Above the threshold the two estimates decide.
 fn pays(ns_per_kib: u32, bsize: usize) -> bool {
