@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds libblosc2.a with SanitizerCoverage (stable Rust, no cargo-fuzz) and
+# links each fuzz/<target>.c against it with clang's libFuzzer.
+# Usage: fuzz/build.sh [TARGET...]   (default: chunk frame b2nd)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+CLANG="${CLANG:-clang-19}"
+TRIPLE="$(rustc -vV | sed -n 's/^host: //p')"
+TD="$ROOT/fuzz/target"
+# --target keeps RUSTFLAGS off build scripts (they could not link the sancov hooks).
+# Only the staticlib is built: a cdylib would need the hooks at link time.
+RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks" \
+CARGO_PROFILE_RELEASE_LTO=off \
+  cargo rustc --release --lib --crate-type staticlib --target "$TRIPLE" --target-dir "$TD"
+LIB="$TD/$TRIPLE/release/libblosc2.a"
+mkdir -p "$TD/bin"
+targets=("$@"); [[ ${#targets[@]} -gt 0 ]] || targets=(chunk frame b2nd)
+for t in "${targets[@]}"; do
+  "$CLANG" -g -O1 -fsanitize=fuzzer -Iinclude "fuzz/$t.c" "$LIB" -lpthread -ldl -lm -lrt \
+    -o "$TD/bin/$t"
+done
+# The seed-corpus generator (fuzz/make_corpus.c); fuzz/corpus is committed,
+# regenerate it with: fuzz/target/bin/make_corpus fuzz/corpus
+RT="$(dirname "$("$CLANG" -print-libgcc-file-name --rtlib=compiler-rt)")"
+"$CLANG" -g -O1 -fsanitize=fuzzer-no-link -Iinclude fuzz/make_corpus.c "$LIB" \
+  "$RT/libclang_rt.fuzzer_no_main-$(uname -m).a" -lstdc++ -lpthread -ldl -lm -lrt \
+  -o "$TD/bin/make_corpus"

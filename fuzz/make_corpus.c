@@ -1,0 +1,159 @@
+/* Writes the seed corpus of the fuzz targets with the library itself:
+   fuzz/corpus/chunk (chunks of several codecs and filters, special chunks),
+   fuzz/corpus/frame (contiguous frames with metalayers) and
+   fuzz/corpus/b2nd (b2nd arrays as contiguous frames).
+   Usage: make_corpus OUTDIR   (run.sh builds and runs it when needed). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <blosc2.h>
+#include <b2nd.h>
+
+/* Only here so that the sanitizer-coverage runtime links; never called. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  (void)data;
+  (void)size;
+  return 0;
+}
+
+static const char *outdir;
+
+static void save(const char *sub, const char *name, const void *buf, int64_t len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s/%s", outdir, sub, name);
+  FILE *f = fopen(path, "wb");
+  if (f == NULL || fwrite(buf, 1, (size_t)len, f) != (size_t)len) {
+    fprintf(stderr, "cannot write %s\n", path);
+    exit(1);
+  }
+  fclose(f);
+}
+
+/* 4 KiB of int32 values: a slow ramp with some noise, so codecs find work. */
+static void fill(int32_t *v, int n, int seed) {
+  uint32_t x = 2463534242u + (uint32_t)seed;
+  for (int i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    v[i] = i * 3 + (int32_t)(x % 7);
+  }
+}
+
+static void chunk(const char *name, uint8_t codec, uint8_t clevel, int32_t typesize,
+                  uint8_t filter, int8_t filter_meta, int32_t blocksize, int seed) {
+  int32_t src[1024];
+  uint8_t dest[4096 + BLOSC2_MAX_OVERHEAD];
+  fill(src, 1024, seed);
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.compcode = codec;
+  cp.clevel = clevel;
+  cp.typesize = typesize;
+  cp.blocksize = blocksize;
+  memset(cp.filters, 0, sizeof cp.filters);
+  cp.filters[BLOSC2_MAX_FILTERS - 1] = filter;
+  cp.filters_meta[BLOSC2_MAX_FILTERS - 1] = (uint8_t)filter_meta;
+  blosc2_context *cctx = blosc2_create_cctx(cp);
+  int n = blosc2_compress_ctx(cctx, src, sizeof src, dest, sizeof dest);
+  blosc2_free_ctx(cctx);
+  if (n <= 0) {
+    fprintf(stderr, "compressing %s failed: %d\n", name, n);
+    exit(1);
+  }
+  save("chunk", name, dest, n);
+}
+
+static void frame(const char *name, uint8_t codec, int nchunks, int with_meta) {
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.compcode = codec;
+  cp.typesize = 4;
+  blosc2_storage storage = {.contiguous = true, .cparams = &cp};
+  blosc2_schunk *sc = blosc2_schunk_new(&storage);
+  int32_t src[256];
+  for (int i = 0; i < nchunks; i++) {
+    fill(src, 256, i);
+    if (blosc2_schunk_append_buffer(sc, src, sizeof src) < 0) exit(1);
+  }
+  if (with_meta) {
+    uint8_t meta[8] = {0x93, 1, 2, 3, 4, 5, 6, 7};
+    if (blosc2_meta_add(sc, "fuzzmeta", meta, sizeof meta) < 0) exit(1);
+    char vl[] = "a variable-length metalayer";
+    if (blosc2_vlmeta_add(sc, "fuzzvl", (uint8_t *)vl, sizeof vl, NULL) < 0) exit(1);
+  }
+  uint8_t *buf = NULL;
+  bool needs_free = false;
+  int64_t len = blosc2_schunk_to_buffer(sc, &buf, &needs_free);
+  if (len < 0) exit(1);
+  save("frame", name, buf, len);
+  if (needs_free) free(buf);
+  blosc2_schunk_free(sc);
+}
+
+static void array(const char *name, int8_t ndim, const int64_t *shape, const int32_t *chunkshape,
+                  const int32_t *blockshape, int32_t typesize, uint8_t codec) {
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.compcode = codec;
+  cp.typesize = typesize;
+  blosc2_storage storage = {.contiguous = true, .cparams = &cp};
+  b2nd_context_t *ctx = b2nd_create_ctx(&storage, ndim, shape, chunkshape, blockshape, NULL, 0,
+                                        NULL, 0);
+  int64_t nitems = 1;
+  for (int i = 0; i < ndim; i++) nitems *= shape[i];
+  int64_t size = nitems * typesize;
+  uint8_t *src = malloc((size_t)size);
+  for (int64_t i = 0; i < size; i++) src[i] = (uint8_t)(i / 3);
+  b2nd_array_t *arr = NULL;
+  if (ctx == NULL || b2nd_from_cbuffer(ctx, &arr, src, size) != 0) exit(1);
+  uint8_t *buf = NULL;
+  int64_t len = 0;
+  bool needs_free = false;
+  if (b2nd_to_cframe(arr, &buf, &len, &needs_free) != 0) exit(1);
+  save("b2nd", name, buf, len);
+  if (needs_free) free(buf);
+  /* The "b2nd" metalayer alone, a seed for b2nd_deserialize_meta. */
+  uint8_t *meta = NULL;
+  int32_t meta_len = 0;
+  char meta_name[256];
+  if (blosc2_meta_get(arr->sc, "b2nd", &meta, &meta_len) < 0) exit(1);
+  snprintf(meta_name, sizeof meta_name, "%s-meta", name);
+  save("b2nd", meta_name, meta, meta_len);
+  free(meta);
+  b2nd_free(arr);
+  b2nd_free_ctx(ctx);
+  free(src);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
+    return 2;
+  }
+  outdir = argv[1];
+  blosc2_init();
+  chunk("blosclz-shuffle", BLOSC_BLOSCLZ, 5, 4, BLOSC_SHUFFLE, 0, 0, 1);
+  chunk("lz4-bitshuffle", BLOSC_LZ4, 5, 4, BLOSC_BITSHUFFLE, 0, 1024, 2);
+  chunk("lz4hc-noshuffle", BLOSC_LZ4HC, 9, 8, BLOSC_NOSHUFFLE, 0, 0, 3);
+  chunk("zlib-delta", BLOSC_ZLIB, 5, 4, BLOSC_DELTA, 0, 2048, 4);
+  chunk("zstd-truncprec", BLOSC_ZSTD, 3, 4, BLOSC_TRUNC_PREC, 10, 0, 5);
+  chunk("memcpyed", BLOSC_BLOSCLZ, 0, 4, BLOSC_SHUFFLE, 0, 0, 6);
+  uint8_t special[BLOSC_EXTENDED_HEADER_LENGTH + 8];
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.typesize = 4;
+  int n = blosc2_chunk_zeros(cp, 4096, special, sizeof special);
+  if (n < 0) return 1;
+  save("chunk", "zeros", special, n);
+  int32_t rv = 0x01020304;
+  n = blosc2_chunk_repeatval(cp, 4096, special, sizeof special, &rv);
+  if (n < 0) return 1;
+  save("chunk", "repeatval", special, n);
+  frame("blosclz-3chunks-meta", BLOSC_BLOSCLZ, 3, 1);
+  frame("zstd-2chunks", BLOSC_ZSTD, 2, 0);
+  int64_t s2[2] = {20, 30};
+  int32_t c2[2] = {10, 15}, b2[2] = {5, 5};
+  array("2d-f64", 2, s2, c2, b2, 8, BLOSC_LZ4);
+  int64_t s3[3] = {7, 9, 11};
+  int32_t c3[3] = {4, 5, 6}, b3[3] = {2, 3, 3};
+  array("3d-u8", 3, s3, c3, b3, 1, BLOSC_ZSTD);
+  blosc2_free_resources();
+  return 0;
+}
