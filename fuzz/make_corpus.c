@@ -69,21 +69,30 @@ static void frame(const char *name, uint8_t codec, int nchunks, int with_meta) {
   cp.typesize = 4;
   blosc2_storage storage = {.contiguous = true, .cparams = &cp};
   blosc2_schunk *sc = blosc2_schunk_new(&storage);
+  if (with_meta) {
+    uint8_t meta[8] = {0x93, 1, 2, 3, 4, 5, 6, 7};
+    if (blosc2_meta_add(sc, "fuzzmeta", meta, sizeof meta) < 0) {
+      fprintf(stderr, "meta_add failed\n");
+      exit(1);
+    }
+    char vl[] = "a variable-length metalayer";
+    if (blosc2_vlmeta_add(sc, "fuzzvl", (uint8_t *)vl, sizeof vl, NULL) < 0) exit(1);
+  }
   int32_t src[256];
   for (int i = 0; i < nchunks; i++) {
     fill(src, 256, i);
-    if (blosc2_schunk_append_buffer(sc, src, sizeof src) < 0) exit(1);
-  }
-  if (with_meta) {
-    uint8_t meta[8] = {0x93, 1, 2, 3, 4, 5, 6, 7};
-    if (blosc2_meta_add(sc, "fuzzmeta", meta, sizeof meta) < 0) exit(1);
-    char vl[] = "a variable-length metalayer";
-    if (blosc2_vlmeta_add(sc, "fuzzvl", (uint8_t *)vl, sizeof vl, NULL) < 0) exit(1);
+    if (blosc2_schunk_append_buffer(sc, src, sizeof src) < 0) {
+      fprintf(stderr, "append failed\n");
+      exit(1);
+    }
   }
   uint8_t *buf = NULL;
   bool needs_free = false;
   int64_t len = blosc2_schunk_to_buffer(sc, &buf, &needs_free);
-  if (len < 0) exit(1);
+  if (len < 0) {
+    fprintf(stderr, "to_buffer failed\n");
+    exit(1);
+  }
   save("frame", name, buf, len);
   if (needs_free) free(buf);
   blosc2_schunk_free(sc);
@@ -134,7 +143,7 @@ int main(int argc, char **argv) {
   chunk("lz4-bitshuffle", BLOSC_LZ4, 5, 4, BLOSC_BITSHUFFLE, 0, 1024, 2);
   chunk("lz4hc-noshuffle", BLOSC_LZ4HC, 9, 8, BLOSC_NOSHUFFLE, 0, 0, 3);
   chunk("zlib-delta", BLOSC_ZLIB, 5, 4, BLOSC_DELTA, 0, 2048, 4);
-  chunk("zstd-truncprec", BLOSC_ZSTD, 3, 4, BLOSC_TRUNC_PREC, 10, 0, 5);
+  chunk("zstd-shuffle8", BLOSC_ZSTD, 3, 8, BLOSC_SHUFFLE, 0, 0, 5);
   chunk("memcpyed", BLOSC_BLOSCLZ, 0, 4, BLOSC_SHUFFLE, 0, 0, 6);
   uint8_t special[BLOSC_EXTENDED_HEADER_LENGTH + 8];
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
