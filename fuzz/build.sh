@@ -10,10 +10,12 @@ TRIPLE="$(rustc -vV | sed -n 's/^host: //p')"
 TD="$ROOT/fuzz/target"
 # --target keeps RUSTFLAGS off build scripts (they could not link the sancov hooks).
 # Only the staticlib is built: a cdylib would need the hooks at link time.
+# panic=abort: a panic (overflow, bounds, debug assertion) is a crash the
+# fuzzer reports, instead of an error code from the C API's catch_unwind guard.
 RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks" \
-CARGO_PROFILE_RELEASE_LTO=off \
+CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_PANIC=abort \
   cargo rustc --release --lib --crate-type staticlib --target "$TRIPLE" --target-dir "$TD"
 LIB="$TD/$TRIPLE/release/libblosc2.a"
 mkdir -p "$TD/bin"
