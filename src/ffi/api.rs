@@ -87,8 +87,8 @@ unsafe fn chunk_slice<'a>(src: *const c_void, srcsize: i32) -> Result<&'a [u8], 
     let mut n = (srcsize as usize).min(h.cbytes as usize);
     if h.is_extended() && srcsize as usize >= crate::format::header::EXTENDED_HEADER_LENGTH {
         // SAFETY: srcsize >= 32 bytes are readable.
-        let flags = unsafe { slice(src, crate::format::header::EXTENDED_HEADER_LENGTH) }[31];
-        if flags & crate::frame::LAZY_FLAG != 0 {
+        let full = unsafe { slice(src, crate::format::header::EXTENDED_HEADER_LENGTH) };
+        if ChunkHeader::parse(full).is_ok_and(|f| f.lazy()) {
             // A lazy chunk ends with its trailer, which may lie past the
             // cbytes of a small chunk: it is as long as the caller says.
             n = srcsize as usize;
