@@ -2,7 +2,7 @@
 # The many-core measurement of issue 21: the reference c-blosc2 against ours
 # (benches/vs_reference.rs) at 1, 2, 4, 8 and 16 threads, 4 MiB and 64 KiB
 # chunks, in one go meant to fit in 8 minutes on the 16-core Xeon (estimated
-# under 6 from benches/results/2026-11-26-xeon16-vs-reference-threads.txt).
+# under 6 from benches/results/xeon-16c/vs-reference-threads.txt).
 #
 # It runs from a folder that holds the bench executable and the libraries, so
 # that it can be carried to a machine without a Rust toolchain:

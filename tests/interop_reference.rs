@@ -825,7 +825,7 @@ fn run_case(case: &Case, rep: &mut Report) {
                 return;
             }
             rep.header_compared += 1;
-            // Dictionary chunks: sizes are reported, not enforced (see README).
+            // Dictionary chunks: sizes are reported, not enforced (see docs/features.md).
             let strict = !case.p.use_dict
                 && matches!(
                     case.p.compcode,
