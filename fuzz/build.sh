@@ -16,7 +16,7 @@ RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks" \
 CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_PANIC=abort \
-  cargo rustc --release --lib --crate-type staticlib --target "$TRIPLE" --target-dir "$TD"
+  cargo rustc --release -p libblosc2 --lib --crate-type staticlib --target "$TRIPLE" --target-dir "$TD"
 LIB="$TD/$TRIPLE/release/libblosc2.a"
 mkdir -p "$TD/bin"
 targets=("$@"); [[ ${#targets[@]} -gt 0 ]] || targets=(chunk frame b2nd)
