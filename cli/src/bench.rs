@@ -2,28 +2,38 @@
 //! and filter, and report ratio and speed.
 
 use crate::common::{read_all, Res};
-use crate::options::{CodecArg, FilterArg};
+use crate::options::{CodecArg, FilterArg, Workers};
 use blosc2::chunk::{self, CParams, DParams};
 use blosc2::codec;
 use blosc2::format::header::{BITSHUFFLE, NOFILTER, SHUFFLE};
+use clap::Args;
 use serde_json::json;
 use std::time::Instant;
 
-/// What `bench` measures.
-#[derive(Clone, Debug)]
+/// What `bench` measures (its command-line arguments).
+#[derive(Args, Clone, Debug)]
 pub struct BenchOpts {
-    /// Input file, "-" for stdin, `None` for [`default_dataset`].
+    /// Input file, or - for stdin; without it a 4 MiB float64 dataset is generated.
     pub file: Option<String>,
+    /// Compression level (0-9).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
     pub clevel: u8,
+    /// Item size in bytes.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=255))]
     pub typesize: i32,
-    pub threads: i16,
-    /// Only this codec (else all five).
+    #[command(flatten)]
+    pub workers: Workers,
+    /// Only this codec.
+    #[arg(long, value_enum)]
     pub codec: Option<CodecArg>,
-    /// Only this filter (else all three).
+    /// Only this filter.
+    #[arg(long, value_enum)]
     pub filter: Option<FilterArg>,
-    /// Repetitions per measurement; the best is kept.
+    /// Repetitions per measurement (the best one is kept).
+    #[arg(long, default_value_t = 3)]
     pub repeat: u32,
-    /// JSON lines instead of a table.
+    /// Print JSON lines instead of a table.
+    #[arg(long)]
     pub json: bool,
 }
 
@@ -44,7 +54,7 @@ pub fn default_dataset() -> Vec<u8> {
 
 /// Run the benchmark and print its table (or JSON lines) on stdout.
 pub fn bench(o: &BenchOpts) -> Res<()> {
-    let (clevel, typesize, threads) = (o.clevel, o.typesize, o.threads);
+    let (clevel, typesize, threads) = (o.clevel, o.typesize, o.workers.threads);
     let (data, label) = match &o.file {
         Some(f) => (
             read_all(f)?,

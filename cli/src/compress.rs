@@ -18,7 +18,7 @@ fn fill_schunk(
     storage: Storage,
 ) -> Res<(SuperChunk, u64)> {
     let dparams = DParams {
-        nthreads: opts.threads,
+        nthreads: opts.workers.threads,
         ..DParams::default()
     };
     let mut sc = SuperChunk::new(opts.cparams(), dparams, storage)

@@ -27,7 +27,7 @@ pub fn demo(dir: &Path, opts: &CompOpts) -> Res<()> {
     println!("compressed into {frame} in {:.3} s", ct);
     info(&frame, false, &mut std::io::stdout().lock())?;
     let t = Instant::now();
-    decompress(&frame, &out, opts.threads)?;
+    decompress(&frame, &out, opts.workers.threads)?;
     let dt = t.elapsed().as_secs_f64();
     let back = read_all(&out)?;
     if back != data {

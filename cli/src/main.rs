@@ -3,9 +3,9 @@
 //! success, 1 runtime error (one line on stderr), 2 usage error.
 
 use blosc2_cli::bench::{bench, BenchOpts};
-use blosc2_cli::options::{default_threads, CodecArg, CompOpts, FilterArg, PackExtra};
+use blosc2_cli::options::{CompOpts, PackExtra, Workers};
 use blosc2_cli::{compress, convert, decompress, demo, info, pack, unpack, Res, Transfer};
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -21,14 +21,32 @@ struct Cli {
     cmd: Cmd,
 }
 
+/// IN and OUT of a subcommand that writes a file.
+#[derive(Args)]
+struct InOut {
+    /// Input file, or - for stdin.
+    input: String,
+    /// Output file, or - for stdout.
+    output: String,
+}
+
+/// What `pack` and `convert` take.
+#[derive(Args)]
+struct PackArgs {
+    #[command(flatten)]
+    io: InOut,
+    #[command(flatten)]
+    opts: CompOpts,
+    #[command(flatten)]
+    extra: PackExtra,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Compress IN into a contiguous Blosc2 frame OUT.
     Compress {
-        /// Input file, or - for stdin.
-        input: String,
-        /// Output frame, or - for stdout.
-        output: String,
+        #[command(flatten)]
+        io: InOut,
         #[command(flatten)]
         opts: CompOpts,
         /// No summary line (sizes, ratio, speed) on stderr.
@@ -46,13 +64,10 @@ enum Cmd {
     },
     /// Decompress the contiguous frame IN into OUT.
     Decompress {
-        /// Frame file, or - for stdin.
-        input: String,
-        /// Output file, or - for stdout.
-        output: String,
-        /// Worker threads (default: one per core).
-        #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(i16).range(1..=256))]
-        threads: i16,
+        #[command(flatten)]
+        io: InOut,
+        #[command(flatten)]
+        workers: Workers,
         /// No summary line (sizes, ratio, speed) on stderr.
         #[arg(short, long)]
         quiet: bool,
@@ -61,40 +76,19 @@ enum Cmd {
     #[command(
         after_help = "Defaults follow bloscpack 0.16's blpk except the codec options shared with `compress`."
     )]
-    Pack {
-        /// Input file, or - for stdin.
-        input: String,
-        /// Output Bloscpack file, or - for stdout.
-        output: String,
-        #[command(flatten)]
-        opts: CompOpts,
-        #[command(flatten)]
-        extra: PackExtra,
-    },
+    Pack(PackArgs),
     /// Decompress the Bloscpack file IN into OUT.
     Unpack {
-        /// Bloscpack file, or - for stdin.
-        input: String,
-        /// Output file, or - for stdout.
-        output: String,
-        /// Worker threads (default: one per core).
-        #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(i16).range(1..=256))]
-        threads: i16,
+        #[command(flatten)]
+        io: InOut,
+        #[command(flatten)]
+        workers: Workers,
     },
     /// Convert a Bloscpack file into a contiguous frame, or a frame into a Bloscpack file.
     #[command(
         after_help = "The direction follows the input: a file starting with \"blpk\" becomes a frame, anything else is read as a frame and becomes a Bloscpack file."
     )]
-    Convert {
-        /// Bloscpack file or frame, or - for stdin.
-        input: String,
-        /// Output, or - for stdout.
-        output: String,
-        #[command(flatten)]
-        opts: CompOpts,
-        #[command(flatten)]
-        extra: PackExtra,
-    },
+    Convert(PackArgs),
     /// Describe a chunk, a contiguous frame or a Bloscpack file.
     Info {
         /// The file, or - for stdin.
@@ -105,29 +99,8 @@ enum Cmd {
     },
     /// Compress and decompress FILE (or a built-in dataset) with every codec and filter.
     Bench {
-        /// Input file, or - for stdin; without it a 4 MiB float64 dataset is generated.
-        file: Option<String>,
-        /// Compression level (0-9).
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=9))]
-        clevel: u8,
-        /// Item size in bytes.
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=255))]
-        typesize: i32,
-        /// Worker threads (default: one per core).
-        #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(i16).range(1..=256))]
-        threads: i16,
-        /// Only this codec.
-        #[arg(long, value_enum)]
-        codec: Option<CodecArg>,
-        /// Only this filter.
-        #[arg(long, value_enum)]
-        filter: Option<FilterArg>,
-        /// Repetitions per measurement (the best one is kept).
-        #[arg(long, default_value_t = 3)]
-        repeat: u32,
-        /// Print JSON lines instead of a table.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        opts: BenchOpts,
     },
 }
 
@@ -141,56 +114,18 @@ fn report(t: Transfer, verb: &str, quiet: bool) {
 fn run(cli: Cli) -> Res<()> {
     match cli.cmd {
         Cmd::Demo { dir, opts } => demo::demo(&dir, &opts),
-        Cmd::Compress {
-            input,
-            output,
-            opts,
-            quiet,
-        } => compress::compress(&input, &output, &opts).map(|t| report(t, "compressed", quiet)),
-        Cmd::Decompress {
-            input,
-            output,
-            threads,
-            quiet,
-        } => decompress::decompress(&input, &output, threads)
-            .map(|t| report(t, "decompressed", quiet)),
-        Cmd::Pack {
-            input,
-            output,
-            opts,
-            extra,
-        } => pack::pack(&input, &output, &opts, &extra),
-        Cmd::Unpack {
-            input,
-            output,
-            threads,
-        } => unpack::unpack(&input, &output, threads),
-        Cmd::Convert {
-            input,
-            output,
-            opts,
-            extra,
-        } => convert::convert(&input, &output, &opts, &extra),
+        Cmd::Compress { io, opts, quiet } => {
+            compress::compress(&io.input, &io.output, &opts).map(|t| report(t, "compressed", quiet))
+        }
+        Cmd::Decompress { io, workers, quiet } => {
+            decompress::decompress(&io.input, &io.output, workers.threads)
+                .map(|t| report(t, "decompressed", quiet))
+        }
+        Cmd::Pack(a) => pack::pack(&a.io.input, &a.io.output, &a.opts, &a.extra),
+        Cmd::Unpack { io, workers } => unpack::unpack(&io.input, &io.output, workers.threads),
+        Cmd::Convert(a) => convert::convert(&a.io.input, &a.io.output, &a.opts, &a.extra),
         Cmd::Info { file, json } => info::info(&file, json, &mut std::io::stdout().lock()),
-        Cmd::Bench {
-            file,
-            clevel,
-            typesize,
-            threads,
-            codec,
-            filter,
-            repeat,
-            json,
-        } => bench(&BenchOpts {
-            file,
-            clevel,
-            typesize,
-            threads,
-            codec,
-            filter,
-            repeat,
-            json,
-        }),
+        Cmd::Bench { opts } => bench(&opts),
     }
 }
 

@@ -2,7 +2,7 @@
 //! names, sizes with suffixes, the compression options and the Bloscpack-only
 //! ones.
 
-use blosc2::bloscpack::Checksum;
+use blosc2::bloscpack::checksum::{self, Checksum};
 use blosc2::chunk::CParams;
 use blosc2::codec;
 use blosc2::format::header::{BITSHUFFLE, NOFILTER, SHUFFLE};
@@ -57,24 +57,15 @@ impl FilterArg {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
-pub enum ChecksumArg {
-    None,
-    Adler32,
-    Crc32,
-    Md5,
-    Sha1,
-    Sha224,
-    Sha256,
-    Sha384,
-    Sha512,
-}
-
-impl ChecksumArg {
-    /// The Bloscpack checksum of the same name.
-    pub fn get(self) -> Checksum {
-        Checksum::from_name(self.to_possible_value().unwrap().get_name()).unwrap()
-    }
+/// A Bloscpack checksum by name, in any case (`none`, `adler32`, ..., `sha512`).
+pub fn parse_checksum(s: &str) -> Result<Checksum, String> {
+    Checksum::from_name(s).ok_or_else(|| {
+        let names: Vec<String> = checksum::ALL
+            .iter()
+            .map(|c| c.name().to_ascii_lowercase())
+            .collect();
+        format!("'{s}' is not a checksum (one of {})", names.join(", "))
+    })
 }
 
 /// A byte count with an optional K, M or G suffix, between 1 byte and 2 GiB.
@@ -98,6 +89,14 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     Ok(v)
 }
 
+/// `--threads`, shared by every subcommand that compresses or decompresses.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct Workers {
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(i16).range(1..=256))]
+    pub threads: i16,
+}
+
 /// Compression options shared by `compress`, `pack`, `convert` and `demo`.
 #[derive(Args, Clone, Debug)]
 pub struct CompOpts {
@@ -116,9 +115,8 @@ pub struct CompOpts {
     /// Uncompressed bytes per chunk (suffixes K, M, G).
     #[arg(long, default_value = "4M", value_parser = parse_size)]
     pub chunk_size: usize,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = default_threads(), value_parser = clap::value_parser!(i16).range(1..=256))]
-    pub threads: i16,
+    #[command(flatten)]
+    pub workers: Workers,
 }
 
 impl CompOpts {
@@ -130,7 +128,7 @@ impl CompOpts {
             compcode: self.codec.id(),
             clevel: self.clevel,
             typesize: self.typesize as i32,
-            nthreads: self.threads,
+            nthreads: self.workers.threads,
             filters,
             ..CParams::default()
         }
@@ -140,9 +138,10 @@ impl CompOpts {
 /// Bloscpack-only options.
 #[derive(Args, Clone, Debug)]
 pub struct PackExtra {
-    /// Checksum stored after each chunk.
-    #[arg(long, value_enum, default_value_t = ChecksumArg::Adler32)]
-    pub checksum: ChecksumArg,
+    /// Checksum stored after each chunk: none, adler32, crc32, md5, sha1,
+    /// sha224, sha256, sha384 or sha512.
+    #[arg(long, default_value = "adler32", value_parser = parse_checksum)]
+    pub checksum: Checksum,
     /// Leave out the offsets section.
     #[arg(long)]
     pub no_offsets: bool,
@@ -168,6 +167,18 @@ mod tests {
         assert!(parse_size("2G").is_err());
         assert!(parse_size("x").is_err());
         assert!(parse_size("99999999999999999999G").is_err());
+    }
+
+    #[test]
+    fn checksums_are_named_as_bloscpack_names_them() {
+        assert_eq!(parse_checksum("sha256"), Ok(Checksum::Sha256));
+        assert_eq!(parse_checksum("None"), Ok(Checksum::None));
+        assert_eq!(parse_checksum("none"), Ok(Checksum::None));
+        let e = parse_checksum("crc64").unwrap_err();
+        assert!(
+            e.ends_with("(one of none, adler32, crc32, md5, sha1, sha224, sha256, sha384, sha512)"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub fn pack_options(opts: &CompOpts, extra: &PackExtra) -> Res<PackOptions> {
         typesize: opts.typesize as usize,
         filter: opts.filter.id(),
         chunk_size: opts.chunk_size,
-        checksum: extra.checksum.get(),
+        checksum: extra.checksum,
         offsets: !extra.no_offsets,
         max_app_chunks: extra.max_app_chunks.map(i64::from),
         metadata,
