@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds libblosc2.a with SanitizerCoverage (stable Rust, no cargo-fuzz) and
 # links each fuzz/<target>.c against it with clang's libFuzzer.
-# Usage: fuzz/build.sh [TARGET...]   (default: chunk frame b2nd)
+# Usage: fuzz/build.sh [TARGET...]   (default: chunk frame b2nd cli_info)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -12,16 +12,25 @@ TD="$ROOT/fuzz/target"
 # Only the staticlib is built: a cdylib would need the hooks at link time.
 # panic=abort: a panic (overflow, bounds, debug assertion) is a crash the
 # fuzzer reports, instead of an error code from the C API's catch_unwind guard.
-RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+SANCOV_RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
--Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks" \
-CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_PANIC=abort \
-  cargo rustc --release --lib --crate-type staticlib --target "$TRIPLE" --target-dir "$TD"
+-Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks"
+RUSTFLAGS="$SANCOV_RUSTFLAGS" CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_PANIC=abort \
+  cargo rustc --release -p libblosc2 --lib --crate-type staticlib --target "$TRIPLE" --target-dir "$TD"
 LIB="$TD/$TRIPLE/release/libblosc2.a"
 mkdir -p "$TD/bin"
-targets=("$@"); [[ ${#targets[@]} -gt 0 ]] || targets=(chunk frame b2nd)
+targets=("$@"); [[ ${#targets[@]} -gt 0 ]] || targets=(chunk frame b2nd cli_info)
+# cli_info (the command-line tool's `info`) links the cli crate's staticlib,
+# built the same way with its `fuzzing` feature; it holds the library too.
+CLI_LIB="$TD/$TRIPLE/release/libblosc2_cli.a"
+if [[ " ${targets[*]} " == *" cli_info "* ]]; then
+  RUSTFLAGS="$SANCOV_RUSTFLAGS" CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_PANIC=abort \
+    cargo rustc --release -p blosc2-cli --lib --crate-type staticlib --features fuzzing \
+    --target "$TRIPLE" --target-dir "$TD"
+fi
 for t in "${targets[@]}"; do
-  "$CLANG" -g -O1 -fsanitize=fuzzer -Iinclude "fuzz/$t.c" "$LIB" -lpthread -ldl -lm -lrt \
+  lib="$LIB"; [[ "$t" != cli_info ]] || lib="$CLI_LIB"
+  "$CLANG" -g -O1 -fsanitize=fuzzer -Iinclude "fuzz/$t.c" "$lib" -lpthread -ldl -lm -lrt \
     -o "$TD/bin/$t"
 done
 # The seed-corpus generator (fuzz/make_corpus.c); fuzz/corpus is committed,

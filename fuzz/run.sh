@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build (fuzz/build.sh) and run one libFuzzer target on its seed corpus.
 # Usage: fuzz/run.sh TARGET SECONDS [extra libFuzzer args...]
-#   TARGET: chunk | frame | b2nd
+#   TARGET: chunk | frame | b2nd | cli_info
 # New inputs go to fuzz/target/corpus/TARGET (git-ignored); the committed
 # seeds in fuzz/corpus/TARGET are only read.  Crashes land in fuzz/target/artifacts/TARGET.
 set -euo pipefail

@@ -74,13 +74,13 @@ run_filter_tests() {
   shift
   echo "-- aarch64 filter tests, kernel $expect"
   local out
-  if ! out="$(BLOSC2_RS_EXPECT_SIMD="$expect" "$@" cargo test --release --target "$TARGET" \
+  if ! out="$(BLOSC2_RS_EXPECT_SIMD="$expect" "$@" cargo test --release -p libblosc2 --target "$TARGET" \
     --lib filter::dispatch::tests::active_kernel_is_expected -- --exact --nocapture)"; then
     echo "$out"
     exit 1
   fi
   echo "$out" | grep -E '^simd kernel:'
-  BLOSC2_RS_EXPECT_SIMD="$expect" "$@" cargo test --release --target "$TARGET" --lib filter::
+  BLOSC2_RS_EXPECT_SIMD="$expect" "$@" cargo test --release -p libblosc2 --target "$TARGET" --lib filter::
 }
 
 run_filter_tests neon env

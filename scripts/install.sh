@@ -32,7 +32,7 @@ needs_build() {
 }
 if [[ -z "${BLOSC2_NO_BUILD:-}" ]] && needs_build; then
   echo "install: building release libraries" >&2
-  (cd "$ROOT" && cargo build --release --lib >&2)
+  (cd "$ROOT" && cargo build --release -p libblosc2 --lib >&2)
 fi
 for f in libblosc2.so libblosc2.a; do
   [[ -f "$REL/$f" ]] || { echo "install: $REL/$f missing (build failed?)" >&2; exit 1; }

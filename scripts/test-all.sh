@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: Rust (unit, integration, interop with the
-# reference, mutation), the C suite via ctest (plain and under valgrind), the ABI
-# and header checks, and the binary drop-in check.
-# Needs: Rust, gcc, cmake, valgrind, python3 with pip (for the reference wheel),
+# reference, mutation; the library and the CLI in cli/), the C suite via ctest
+# (plain and under valgrind), the cbindgen signature check, the ABI and header
+# checks, and the binary drop-in check.
+# Needs: Rust, gcc, cmake, valgrind, cbindgen, python3 with pip (for the reference wheel),
 # and libclang (libclang-dev) for the zfp codecs, which are built with the
 # `zfp` feature here (BLOSC2_FEATURES="" tests a build without them).
 set -euo pipefail
@@ -43,6 +44,9 @@ cmake -S capi-tests -B build/capi -DBLOSC2_LIB_DIR="$ROOT/target/release" \
   -DBLOSC2_REF_INCLUDE_DIR="$REF_INC" > /dev/null
 cmake --build build/capi -j "$JOBS" > /dev/null
 ctest --test-dir build/capi -j "$JOBS" --output-on-failure
+
+step "Rust extern \"C\" signatures against include/blosc2.h and b2nd.h (cbindgen)"
+scripts/check-cbindgen.sh
 
 step "b2nd metalayer mutation fuzzer, C path under AddressSanitizer"
 capi-tests/asan/run.sh "$ROOT/target/release" "$ROOT/include" 100000 20261122

@@ -406,7 +406,8 @@ impl<R: Read> Reader<R> {
                 BpError::new("corrupt Bloscpack header: offsets section too large")
             })?;
             if let Some(l) = file_len {
-                if r.pos + bytes > l {
+                // (the table may claim nearly 2^64 bytes: compare without adding)
+                if bytes > l.saturating_sub(r.pos) {
                     return Err(BpError::new(format!(
                         "corrupt Bloscpack file: {entries} offsets need {bytes} bytes at offset {}, file has {l}",
                         r.pos

@@ -95,3 +95,26 @@ fn corrupt_files_are_reported() {
     bad[16..24].copy_from_slice(&(1i64 << 40).to_le_bytes());
     assert!(unpack_vec(&bad).is_err());
 }
+
+#[test]
+fn an_offsets_table_claiming_nearly_2_to_the_64_bytes_is_corrupt_not_an_overflow() {
+    // Found by fuzz/cli_info: with 2^61 - 2 chunks the offsets table's size
+    // plus its position overflowed u64 before being compared with the file's.
+    let h = header::Header {
+        format_version: 3,
+        offsets: true,
+        metadata: false,
+        checksum: Checksum::Sha256,
+        typesize: 4,
+        chunk_size: 0,
+        last_chunk: 0,
+        nchunks: (1 << 61) - 2,
+        max_app_chunks: 0,
+    };
+    let mut file = h.encode().to_vec();
+    file.extend_from_slice(&[0xff; 64]);
+    let e = Reader::new(&file[..], Some(file.len() as u64))
+        .err()
+        .expect("must fail");
+    assert!(e.to_string().contains("offsets need"), "{e}");
+}
