@@ -3,10 +3,13 @@
 //! The safe Rust API lives in [`chunk`] (compress, decompress and getitem on one
 //! chunk); the C layer in `ffi` wraps it.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 pub mod b2nd;
 pub mod bloscpack;
 pub mod chunk;
 pub mod codec;
+pub mod cpu;
 pub mod error;
 pub mod ffi;
 pub mod filter;

@@ -20,6 +20,8 @@
 //! assert_eq!(&out[..4], &12u32.to_le_bytes());
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod array;
 pub mod copy;
 pub mod geometry;

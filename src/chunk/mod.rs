@@ -10,6 +10,8 @@
 //! assert_eq!(back, data);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod blocksize;
 pub(crate) mod compress;
 pub(crate) mod decompress;

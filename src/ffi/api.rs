@@ -210,7 +210,8 @@ pub unsafe extern "C" fn blosc2_compress(
         if let Ok(v) = std::env::var("BLOSC_COMPRESSOR") {
             // The documentation spells the names in upper case; accept both.
             if let Ok(c) = CString::new(v.to_ascii_lowercase()) {
-                blosc1_set_compressor(c.as_ptr());
+                // SAFETY: `c` is a NUL-terminated string alive for the call.
+                unsafe { blosc1_set_compressor(c.as_ptr()) };
             }
         }
         if let Some(v) = env_int("BLOSC_BLOCKSIZE") {
@@ -685,6 +686,7 @@ unsafe extern "C" fn callback_trampoline(arg: *mut c_void) {
     // below, which outlives the callback call; `run` borrows a closure that is
     // alive for the same duration.
     let job = unsafe { &*(arg as *const CallbackJob) };
+    // SAFETY: `job.run` points at that closure (see above).
     let f = unsafe { &*job.run };
     let index = job.index;
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(index)));

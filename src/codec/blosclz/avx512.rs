@@ -15,14 +15,12 @@ use super::{Scan, Table};
 pub(super) struct Wide(());
 
 impl Wide {
-    /// `Some` when the running CPU supports AVX-512 F, BW and VL (cached by the
-    /// standard library after the first query).
+    /// `Some` when the kernels may use AVX-512 F, BW and VL (see
+    /// [`crate::cpu`]).
     #[inline]
     pub(super) fn detect() -> Option<Wide> {
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vl")
-        {
+        let f = crate::cpu::features();
+        if f.avx512f && f.avx512bw && f.avx512vl {
             Some(Wide(()))
         } else {
             None
