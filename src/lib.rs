@@ -17,6 +17,7 @@ pub mod format;
 pub mod frame;
 pub mod info;
 pub mod io;
+pub mod plugin;
 pub mod pool;
 pub mod schunk;
 

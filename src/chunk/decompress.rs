@@ -182,7 +182,7 @@ fn call_info(p: &Parsed, dparams: &DParams, filters: [u8; 6]) -> CallInfo {
         clevel: 0,
         blocksize: p.blocksize as i32,
         nthreads: dparams.nthreads,
-        schunk: dparams.schunk,
+        schunk: dparams.schunk.clone(),
         array: dparams.array,
         ..Default::default()
     }
@@ -403,7 +403,7 @@ pub(super) fn finish_block(
         filters_meta: lay.filters_meta,
         typesize: p.typesize,
         version: p.h.version,
-        info: lay.info,
+        info: lay.info.clone(),
         postfilter: dparams.postfilter.as_deref(),
         nchunk: dparams.nchunk,
         stream_out: p.stream_out,

@@ -299,7 +299,7 @@ pub fn backward(
                 let Some(uf) = user_filter::find(id) else {
                     return Err(Error::FilterPipeline);
                 };
-                let mut info = bi.info;
+                let mut info = bi.info.clone();
                 info.meta = meta;
                 let rc = uf.plugin.backward(input, output, &info, id);
                 if rc != 0 {
