@@ -15,6 +15,7 @@
 pub mod blocksize;
 pub(crate) mod compress;
 pub(crate) mod decompress;
+mod parallel;
 pub mod params;
 pub mod pipeline;
 pub mod special;
