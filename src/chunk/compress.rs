@@ -423,8 +423,7 @@ fn copy_memcpyed(job: &Job, body: &mut [u8]) -> Result<()> {
         } else {
             1
         };
-        // Ordinary stores: streaming this copy measured no faster
-        // (2026-11-25, incompressible 4 MiB chunks, one thread), the time
+        // Ordinary stores: streaming this copy gains nothing, the time
         // going to the compression attempts before it.
         super::copy_in_parallel(nthreads, job.src, body, false);
         return Ok(());

@@ -307,9 +307,10 @@ impl Layout {
             in_tmp,
             // Streams stored raw straight into the output of a large chunk
             // are streamed.  (Decoding into the scratch and streaming that
-            // to `out` was tried too: faster for output-bound codecs on a
-            // memory-bound machine, but 12-30% slower than decoding in place
-            // for highly compressible data whose output stays in the cache.)
+            // to `out` instead helps output-bound codecs on a memory-bound
+            // machine but costs more for highly compressible data whose
+            // output stays in the cache, so the other streams are decoded
+            // in place.)
             stream_raw: p.stream_out && !in_tmp,
             compformat: p.h.compformat(),
             info: call_info(p, dparams, filters),

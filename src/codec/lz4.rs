@@ -177,9 +177,8 @@ pub fn compress(src: &[u8], dest: &mut [u8], accel: i32, dict: Option<&[u8]>) ->
         None => {
             // SAFETY: both pointers come from live slices and the lengths passed are
             // at most the slices' lengths; LZ4 never writes past `cap`.
-            // (Not the AVX2 build: its compression measured slower, 64 KiB
-            // lz4 + shuffle chunks at 0.92 of the reference's speed against
-            // 1.05-1.07 with the generic build.)
+            // (Not the AVX2 build: it compresses more slowly than the
+            // generic one; see docs/performance.md.)
             unsafe {
                 LZ4_compress_fast(
                     src.as_ptr().cast(),

