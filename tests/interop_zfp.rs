@@ -19,9 +19,9 @@ mod common;
 
 use blosc2::chunk::{self, CParams, DParams, SplitMode};
 use blosc2::format::header::NOFILTER;
-use blosc2::plugin::{SchunkContext, SchunkRef};
+use blosc2::plugin::SchunkRef;
 use common::reflib::{reflib, RefCParams};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::sync::{Mutex, MutexGuard, RwLock};
 
 const ZFP_ACC: u8 = 33;
 const ZFP_PREC: u8 = 34;
@@ -30,39 +30,18 @@ const ZFP_RATE: u8 = 35;
 // ------------------------------------------------------------------ our super-chunk
 
 /// What our engine sees through its super-chunk context: (typesize, "b2nd").
-static SCHUNK: RwLock<(i32, Vec<u8>)> = RwLock::new((0, Vec::new()));
+static SCHUNK: common::schunk_context::Globals = RwLock::new((0, Vec::new()));
 /// The tests share `SCHUNK`: one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
-
-fn hook_typesize() -> Option<i32> {
-    Some(SCHUNK.read().unwrap_or_else(|e| e.into_inner()).0)
-}
-
-fn hook_meta(name: &str) -> Option<Vec<u8>> {
-    let s = SCHUNK.read().unwrap_or_else(|e| e.into_inner());
-    (name == "b2nd" && !s.1.is_empty()).then(|| s.1.clone())
-}
 
 /// Take the test lock.
 fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The super-chunk our engine sees: it answers from the test's globals.
-struct TestSchunk;
-
-impl SchunkContext for TestSchunk {
-    fn typesize(&self) -> Option<i32> {
-        hook_typesize()
-    }
-    fn metalayer(&self, name: &str) -> Option<Vec<u8>> {
-        hook_meta(name)
-    }
-}
-
 /// A super-chunk context for our parameters.
 fn test_schunk() -> Option<SchunkRef> {
-    Some(SchunkRef(Arc::new(TestSchunk)))
+    common::schunk_context::schunk_from(&SCHUNK)
 }
 
 /// Make our super-chunk hold items of `typesize` bytes and the given "b2nd"
