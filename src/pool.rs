@@ -74,11 +74,9 @@ pub fn set_executor(e: Option<Arc<Executor>>) {
 /// waiting for a worker to wake up. Without a pool, the calling thread runs
 /// everything. When every thread has a core, the caller waits for its
 /// helpers by spinning for up to `SPIN` and the helpers then linger as
-/// long (see `linger`): with rayon's sleeping waits, two threads
-/// decompressed a stored 4 MiB chunk at 80-120 GB/s against 112-124 now
-/// (`benches/profile/stored_threads.c`), and the 4 MiB benchmark's
-/// two-thread decompression rose from 1.57x to 1.93x the one-thread speed
-/// (`benches/results/2026-11-25-zen5-*-spin.txt`).
+/// long (see `linger`): a sleeping wait costs a wake-up, which is long
+/// next to a chunk that decodes in microseconds, and spinning made
+/// two-thread decompression markedly faster (see docs/performance.md).
 pub fn run(nthreads: usize, njobs: usize, job: &(dyn Fn(usize, usize) + Sync)) {
     let exec = EXECUTOR.lock().unwrap_or_else(|e| e.into_inner()).clone();
     if let Some(e) = exec {
@@ -146,13 +144,11 @@ pub(crate) fn cores() -> usize {
 /// Keep `helpers` workers polling for up to [`SPIN`] after a run, so that
 /// a run that follows right away (the next chunk of a frame, the next call
 /// of a loop) finds them awake: rayon parks an idle worker after a few dozen
-/// yields, and waking it takes longer than a small chunk takes to decode.
-/// Measured on the 2-core VM with a 64 KiB zstd+shuffle chunk of four
-/// 16 KiB blocks decompressed in a loop (`benches/profile/small_threads.c`):
-/// 9.3 us per chunk with one thread, 8.7-9.0 with two before, 5.7 with two
-/// with both spins (either alone: 8.2-8.9); the reference takes 9.7 and
-/// 21 us.  A lingering task returns as soon as another run starts anywhere
-/// in the process.
+/// yields, and waking it takes longer than a small chunk takes to decode
+/// (with both spins, two threads decode a small chunk of a few blocks
+/// faster than one; without them, barely: see docs/performance.md).  A
+/// lingering task returns as soon as another run starts anywhere in the
+/// process.
 fn linger(pool: &rayon::ThreadPool, helpers: usize) {
     let seen = RUNS.load(Ordering::Relaxed);
     for _ in 0..helpers {

@@ -14,35 +14,34 @@ mod common;
 
 use blosc2::chunk::{self, CParams, DParams, SplitMode};
 use blosc2::codec;
-use blosc2::filter::plugins::{b2nd_meta, set_schunk_hooks, SchunkHooks, NDCELL, NDMEAN};
+use blosc2::filter::plugins::{NDCELL, NDMEAN};
 use blosc2::format::header::{NOFILTER, SHUFFLE};
+use blosc2::plugin::SchunkRef;
 use common::reflib::{reflib, RefCParams};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
+/// The "b2nd" metalayer of the given shapes (dtype `|u1`).
+mod b2nd_meta {
+    pub fn serialize(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Vec<u8> {
+        blosc2::format::b2nd_meta::write(shape, chunkshape, blockshape, "|u1", 0).unwrap()
+    }
+}
+
 // ------------------------------------------------------------------ our super-chunk
 
-/// What our engine sees through the super-chunk hooks: (typesize, "b2nd").
-static SCHUNK: RwLock<(i32, Vec<u8>)> = RwLock::new((0, Vec::new()));
+/// What our engine sees through its super-chunk context: (typesize, "b2nd").
+static SCHUNK: common::schunk_context::Globals = RwLock::new((0, Vec::new()));
 /// The tests share `SCHUNK`: one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-fn hook_typesize(_schunk: usize) -> Option<i32> {
-    Some(SCHUNK.read().unwrap_or_else(|e| e.into_inner()).0)
-}
-
-fn hook_meta(_schunk: usize, name: &str) -> Option<Vec<u8>> {
-    let s = SCHUNK.read().unwrap_or_else(|e| e.into_inner());
-    (name == "b2nd" && !s.1.is_empty()).then(|| s.1.clone())
-}
-
-/// Take the test lock and install the hooks.
+/// Take the test lock.
 fn serial() -> MutexGuard<'static, ()> {
-    let g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    set_schunk_hooks(SchunkHooks {
-        typesize: hook_typesize,
-        meta: hook_meta,
-    });
-    g
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A super-chunk context for our parameters.
+fn test_schunk() -> Option<SchunkRef> {
+    common::schunk_context::schunk_from(&SCHUNK)
 }
 
 /// Make our super-chunk hold items of `typesize` bytes and the given "b2nd"
@@ -261,7 +260,7 @@ fn ours(p: &RefCParams) -> CParams {
         splitmode: SplitMode::from_i32(p.splitmode),
         filters: p.filters,
         filters_meta: p.filters_meta,
-        schunk: 1, // any non-null super-chunk: the hooks answer
+        schunk: test_schunk(),
         ..CParams::default()
     }
 }
@@ -269,7 +268,7 @@ fn ours(p: &RefCParams) -> CParams {
 fn our_dparams(nthreads: i16) -> DParams {
     DParams {
         nthreads,
-        schunk: 1,
+        schunk: test_schunk(),
         ..DParams::default()
     }
 }
@@ -649,7 +648,7 @@ fn bad_inputs_fail_in_both() {
 
         // No super-chunk at all.
         let mut cp = ours(&p);
-        cp.schunk = 0;
+        cp.schunk = None;
         assert!(chunk::compress(&cp, &src).is_err(), "{}", w("no schunk"));
         let (r, _) = reflib().compress_chunk(&p, &src);
         assert!(r.is_err(), "{}", w("reference without schunk"));

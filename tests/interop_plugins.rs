@@ -240,15 +240,24 @@ fn int_trunc_rejects_like_the_reference() {
 
 // ------------------------------------------------------------------ ndlz
 
-/// The "b2nd" metalayer our engine sees through the super-chunk hooks while
+/// The "b2nd" metalayer our engine sees through its super-chunk context while
 /// the ndlz test runs.
 static NDLZ_META: std::sync::RwLock<Vec<u8>> = std::sync::RwLock::new(Vec::new());
 
-fn hook_typesize(_schunk: usize) -> Option<i32> {
-    Some(1)
+/// The super-chunk our engine sees in the ndlz test: typesize 1 and the
+/// metalayer in `NDLZ_META`.
+struct NdlzSchunk;
+
+impl blosc2::plugin::SchunkContext for NdlzSchunk {
+    fn typesize(&self) -> Option<i32> {
+        Some(1)
+    }
+    fn metalayer(&self, name: &str) -> Option<Vec<u8>> {
+        hook_meta(name)
+    }
 }
 
-fn hook_meta(_schunk: usize, name: &str) -> Option<Vec<u8>> {
+fn hook_meta(name: &str) -> Option<Vec<u8>> {
     let m = NDLZ_META.read().unwrap_or_else(|e| e.into_inner());
     (name == "b2nd" && !m.is_empty()).then(|| m.clone())
 }
@@ -272,11 +281,7 @@ fn image(h: usize, w: usize, seed: u32) -> Vec<u8> {
 
 #[test]
 fn ndlz_both_ways() {
-    use blosc2::filter::plugins::{b2nd_meta, set_schunk_hooks, SchunkHooks};
-    set_schunk_hooks(SchunkHooks {
-        typesize: hook_typesize,
-        meta: hook_meta,
-    });
+    use blosc2::plugin::SchunkRef;
     let mut cases = 0;
     for cell in [4u8, 8] {
         for (b0, b1, nblocks) in [
@@ -295,13 +300,20 @@ fn ndlz_both_ways() {
                     .flat_map(|k| image(b0 as usize, b1 as usize, seed + k as u32 % 2))
                     .collect();
                 let shape = [(b0 as i64) * nblocks as i64, b1 as i64];
-                let meta = b2nd_meta::serialize(&shape, &[shape[0] as i32, b1], &[b0, b1]);
+                let meta = blosc2::format::b2nd_meta::write(
+                    &shape,
+                    &[shape[0] as i32, b1],
+                    &[b0, b1],
+                    "|u1",
+                    0,
+                )
+                .unwrap();
                 *NDLZ_META.write().unwrap_or_else(|e| e.into_inner()) = meta.clone();
                 let mut p = params(codec::ndlz::NDLZ, 1, bsize as i32, [NOFILTER; 6], [0; 6]);
                 p.compcode_meta = cell;
                 let what = format!("ndlz{cell} block {b0}x{b1} x{nblocks} seed {seed}");
                 let mut cp = ours(&p);
-                cp.schunk = 1; // any non-null super-chunk: the hooks answer
+                cp.schunk = Some(SchunkRef(std::sync::Arc::new(NdlzSchunk)));
                 let mine = chunk::compress(&cp, &src)
                     .unwrap_or_else(|e| panic!("{what}: our compression failed: {e:?}"));
                 let (theirs, overrun) = reflib().compress_chunk_with_meta(&p, "b2nd", &meta, &src);
@@ -355,7 +367,7 @@ fn ndlz_without_b2nd_fails_like_the_reference() {
     assert!(r.is_err(), "reference accepted ndlz without b2nd");
     // A bad cell size.
     p.compcode_meta = 5;
-    let meta = blosc2::filter::plugins::b2nd_meta::serialize(&[32, 32], &[32, 32], &[32, 32]);
+    let meta = blosc2::format::b2nd_meta::write(&[32, 32], &[32, 32], &[32, 32], "|u1", 0).unwrap();
     let (r, _) = reflib().compress_chunk_with_meta(&p, "b2nd", &meta, &src);
     assert!(r.is_err(), "reference accepted ndlz meta 5");
 }

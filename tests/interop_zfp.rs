@@ -6,7 +6,7 @@
 //! byte for byte; the two chunks themselves must be identical too.  The codecs
 //! read the block shape from the "b2nd" metalayer of the super-chunk: the
 //! tests build it (msgpack) and hand it to our engine through the super-chunk
-//! hooks and to the reference through a real in-memory super-chunk.
+//! context and to the reference through a real in-memory super-chunk.
 //!
 //! Needs the reference library (`scripts/fetch-reference.sh`); a missing one
 //! fails the tests.  Built only with the `zfp` feature
@@ -18,8 +18,8 @@
 mod common;
 
 use blosc2::chunk::{self, CParams, DParams, SplitMode};
-use blosc2::filter::plugins::{set_schunk_hooks, SchunkHooks};
 use blosc2::format::header::NOFILTER;
+use blosc2::plugin::SchunkRef;
 use common::reflib::{reflib, RefCParams};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
@@ -29,28 +29,19 @@ const ZFP_RATE: u8 = 35;
 
 // ------------------------------------------------------------------ our super-chunk
 
-/// What our engine sees through the super-chunk hooks: (typesize, "b2nd").
-static SCHUNK: RwLock<(i32, Vec<u8>)> = RwLock::new((0, Vec::new()));
+/// What our engine sees through its super-chunk context: (typesize, "b2nd").
+static SCHUNK: common::schunk_context::Globals = RwLock::new((0, Vec::new()));
 /// The tests share `SCHUNK`: one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-fn hook_typesize(_schunk: usize) -> Option<i32> {
-    Some(SCHUNK.read().unwrap_or_else(|e| e.into_inner()).0)
-}
-
-fn hook_meta(_schunk: usize, name: &str) -> Option<Vec<u8>> {
-    let s = SCHUNK.read().unwrap_or_else(|e| e.into_inner());
-    (name == "b2nd" && !s.1.is_empty()).then(|| s.1.clone())
-}
-
-/// Take the test lock and install the hooks.
+/// Take the test lock.
 fn serial() -> MutexGuard<'static, ()> {
-    let g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    set_schunk_hooks(SchunkHooks {
-        typesize: hook_typesize,
-        meta: hook_meta,
-    });
-    g
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A super-chunk context for our parameters.
+fn test_schunk() -> Option<SchunkRef> {
+    common::schunk_context::schunk_from(&SCHUNK)
 }
 
 /// Make our super-chunk hold items of `typesize` bytes and the given "b2nd"
@@ -240,7 +231,7 @@ fn ours(p: &RefCParams) -> CParams {
         splitmode: SplitMode::from_i32(p.splitmode),
         filters: p.filters,
         filters_meta: p.filters_meta,
-        schunk: 1, // any non-null super-chunk: the hooks answer
+        schunk: test_schunk(),
         ..CParams::default()
     }
 }
@@ -248,7 +239,7 @@ fn ours(p: &RefCParams) -> CParams {
 fn our_dparams(nthreads: i16) -> DParams {
     DParams {
         nthreads,
-        schunk: 1,
+        schunk: test_schunk(),
         ..DParams::default()
     }
 }
@@ -503,7 +494,7 @@ fn unusable_parameters_fail_like_the_reference() {
         let src = chunk_data(&g, 8, 1);
         let mut p = params(compcode, 10, 8, 16 * 16 * 8);
         let mut cp = ours(&p);
-        cp.schunk = 0;
+        cp.schunk = None;
         let mine = chunk::compress(&cp, &src).unwrap();
         p.compcode_meta = 10;
         let (theirs, _) = reflib().compress_chunk(&p, &src);

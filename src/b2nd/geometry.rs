@@ -5,8 +5,7 @@
 
 use crate::error::{Error, Result};
 
-/// `B2ND_MAX_DIM`.
-pub const MAX_DIM: usize = 16;
+pub use crate::format::b2nd_meta::MAX_DIM;
 
 /// The shapes of an array and their derived sizes.
 #[derive(Debug, Clone, PartialEq, Eq)]

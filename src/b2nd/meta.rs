@@ -1,10 +1,9 @@
-//! The "b2nd" metalayer: a msgpack array of seven entries (format version,
-//! ndim, shape as int64s, chunk shape and block shape as int32s, dtype
-//! format, dtype string), laid out as the b2nd metalayer document describes.
-//! Older "caterva" metalayers stop after the block shape.
+//! The "b2nd" metalayer of an array: its bytes (read and written by
+//! [`crate::format::b2nd_meta`]) and the array geometry they must describe.
 
-use super::geometry::{Geometry, MAX_DIM};
+use super::geometry::Geometry;
 use crate::error::{Error, Result};
+use crate::format::b2nd_meta::{self, Markers, Reader};
 
 /// `B2ND_METALAYER_VERSION`.
 pub const VERSION: u8 = 0;
@@ -22,8 +21,7 @@ pub struct ArrayMeta {
     pub dtype_format: i8,
 }
 
-/// Encode the metalayer.  `ndim` up to [`MAX_DIM`]; the array markers are
-/// `0x90 + ndim` as the format document (and every writer) has them.
+/// Encode the metalayer (see [`b2nd_meta::write`]).
 pub fn serialize(
     shape: &[i64],
     chunkshape: &[i32],
@@ -31,58 +29,7 @@ pub fn serialize(
     dtype: &str,
     dtype_format: i8,
 ) -> Result<Vec<u8>> {
-    let nd = shape.len();
-    if nd > MAX_DIM || chunkshape.len() != nd || blockshape.len() != nd || dtype_format < 0 {
-        return Err(Error::InvalidParam);
-    }
-    let dlen = i32::try_from(dtype.len()).map_err(|_| Error::InvalidParam)?;
-    let mut out = Vec::with_capacity(3 + 3 * (1 + nd * 9) + 6 + dtype.len());
-    out.push(0x97);
-    out.push(VERSION);
-    out.push(nd as u8);
-    out.push(0x90 + nd as u8);
-    for &s in shape {
-        out.push(0xd3);
-        out.extend_from_slice(&s.to_be_bytes());
-    }
-    for part in [chunkshape, blockshape] {
-        out.push(0x90 + nd as u8);
-        for &v in part {
-            out.push(0xd2);
-            out.extend_from_slice(&v.to_be_bytes());
-        }
-    }
-    out.push(dtype_format as u8);
-    out.push(0xdb);
-    out.extend_from_slice(&dlen.to_be_bytes());
-    out.extend_from_slice(dtype.as_bytes());
-    Ok(out)
-}
-
-struct Reader<'a> {
-    b: &'a [u8],
-    pos: usize,
-}
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let end = self.pos.checked_add(N).ok_or(Error::Failure)?;
-        let s = self.b.get(self.pos..end).ok_or(Error::Failure)?;
-        self.pos = end;
-        let mut a = [0u8; N];
-        a.copy_from_slice(s);
-        Ok(a)
-    }
-    fn byte(&mut self) -> Result<u8> {
-        Ok(self.take::<1>()?[0])
-    }
-    fn expect(&mut self, v: u8) -> Result<()> {
-        if self.byte()? == v {
-            Ok(())
-        } else {
-            Err(Error::Failure)
-        }
-    }
+    b2nd_meta::write(shape, chunkshape, blockshape, dtype, dtype_format).ok_or(Error::InvalidParam)
 }
 
 /// Decode and check a metalayer; also returns the number of bytes read.
@@ -100,66 +47,28 @@ pub fn deserialize(meta: &[u8]) -> Result<(ArrayMeta, usize)> {
 /// are not looked at (the dtype is then [`DEFAULT_DTYPE`]) and the count
 /// stops there, as `b2nd_deserialize_meta` does when asked for no dtype.
 pub fn deserialize_parts(meta: &[u8], with_dtype: bool) -> Result<(ArrayMeta, usize)> {
-    let mut r = Reader { b: meta, pos: 0 };
-    let head = r.byte()?;
-    if head != 0x97 && head != 0x96 {
-        return Err(Error::Failure);
-    }
-    if r.byte()? >= 0x80 {
-        return Err(Error::Failure);
-    }
-    let nd = r.byte()? as usize;
-    if nd > MAX_DIM {
-        return Err(Error::Failure);
-    }
-    let marker = 0x90 + nd as u8;
-    r.expect(marker)?;
-    let mut shape = Vec::with_capacity(nd);
-    for _ in 0..nd {
-        r.expect(0xd3)?;
-        shape.push(i64::from_be_bytes(r.take::<8>()?));
-    }
-    let mut parts = [Vec::with_capacity(nd), Vec::with_capacity(nd)];
-    for part in parts.iter_mut() {
-        r.expect(marker)?;
-        for _ in 0..nd {
-            r.expect(0xd2)?;
-            part.push(i32::from_be_bytes(r.take::<4>()?));
-        }
-    }
-    let (dtype, dtype_format) = if with_dtype && r.pos < meta.len() {
-        let fmt = r.byte()?;
-        if fmt >= 0x80 {
-            return Err(Error::Failure);
-        }
-        r.expect(0xdb)?;
-        let len = i32::from_be_bytes(r.take::<4>()?);
-        let len = usize::try_from(len).map_err(|_| Error::Failure)?;
-        let end = r.pos.checked_add(len).ok_or(Error::Failure)?;
-        let text = meta.get(r.pos..end).ok_or(Error::Failure)?;
-        r.pos = end;
-        if text.contains(&0) {
-            return Err(Error::Failure);
-        }
-        let text = std::str::from_utf8(text).map_err(|_| Error::Failure)?;
-        (text.to_string(), fmt as i8)
+    let mut r = Reader::new(meta, Markers::Checked).ok_or(Error::Failure)?;
+    let shapes = r.shapes().ok_or(Error::Failure)?;
+    let (dtype, dtype_format) = if with_dtype && !r.at_end() {
+        r.dtype().ok_or(Error::Failure)?
     } else {
         (DEFAULT_DTYPE.to_string(), 0)
     };
-    let geom = Geometry::new(&shape, &parts[0], &parts[1])?;
+    let geom = Geometry::new(&shapes.shape, &shapes.chunkshape, &shapes.blockshape)?;
     Ok((
         ArrayMeta {
             geom,
             dtype,
             dtype_format,
         },
-        r.pos,
+        r.position(),
     ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::b2nd::MAX_DIM;
 
     #[test]
     fn round_trip() {

@@ -20,6 +20,8 @@
 //! assert_eq!(&out[..4], &12u32.to_le_bytes());
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod array;
 pub mod copy;
 pub mod geometry;
@@ -206,7 +208,7 @@ impl NdArray {
 
 /// Hand the array's shapes to the super-chunk's parameters, so that the
 /// n-dimensional codecs and filters (ndlz, ndcell, ndmean, zfp) find them
-/// without a C super-chunk (see [`crate::codec::CallInfo::array`]); the
+/// without a C super-chunk (see [`crate::plugin::CallInfo::array`]); the
 /// decompression side gets the array's typesize too (they decode with it).
 fn pass_shapes(sc: &mut SuperChunk, g: &Geometry) {
     let shapes = crate::codec::ArrayShape::new(&g.shape, &g.chunkshape, &g.blockshape);

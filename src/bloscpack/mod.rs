@@ -15,6 +15,8 @@
 //! assert_eq!(back, data);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod blosc1;
 pub mod checksum;
 pub mod header;

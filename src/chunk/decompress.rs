@@ -182,7 +182,7 @@ fn call_info(p: &Parsed, dparams: &DParams, filters: [u8; 6]) -> CallInfo {
         clevel: 0,
         blocksize: p.blocksize as i32,
         nthreads: dparams.nthreads,
-        schunk: dparams.schunk,
+        schunk: dparams.schunk.clone(),
         array: dparams.array,
         ..Default::default()
     }
@@ -307,9 +307,10 @@ impl Layout {
             in_tmp,
             // Streams stored raw straight into the output of a large chunk
             // are streamed.  (Decoding into the scratch and streaming that
-            // to `out` was tried too: faster for output-bound codecs on a
-            // memory-bound machine, but 12-30% slower than decoding in place
-            // for highly compressible data whose output stays in the cache.)
+            // to `out` instead helps output-bound codecs on a memory-bound
+            // machine but costs more for highly compressible data whose
+            // output stays in the cache, so the other streams are decoded
+            // in place.)
             stream_raw: p.stream_out && !in_tmp,
             compformat: p.h.compformat(),
             info: call_info(p, dparams, filters),
@@ -403,7 +404,7 @@ pub(super) fn finish_block(
         filters_meta: lay.filters_meta,
         typesize: p.typesize,
         version: p.h.version,
-        info: lay.info,
+        info: lay.info.clone(),
         postfilter: dparams.postfilter.as_deref(),
         nchunk: dparams.nchunk,
         stream_out: p.stream_out,

@@ -10,9 +10,12 @@
 //! assert_eq!(back, data);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod blocksize;
 pub(crate) mod compress;
 pub(crate) mod decompress;
+mod parallel;
 pub mod params;
 pub mod pipeline;
 pub mod special;
@@ -122,17 +125,13 @@ pub fn header(src: &[u8]) -> Result<ChunkHeader> {
 /// not fit in the cache anyway and costs when it would have stayed there.
 ///
 /// The threshold is 3/8 of the last-level cache as Linux reports it in
-/// sysfs (this constant where that cannot be read).  It was first a
-/// constant, 3 MiB, tuned on a 2-core VM with an 8 MiB L3: there, on
-/// 2026-11-25 (4 MiB chunks, `benches/results/`), one thread decompressing
-/// shuffled data went from 0.97-1.07 of the reference's speed to 1.16-1.42,
-/// and two threads decompressing 4 MiB lz4 chunks from 9.45 to 11.95 GB/s.
-/// On a Zen 5 VM with a 32 MiB L3 the same constant made 4 MiB plain-copy
-/// chunks decompress at 40 GB/s against the reference's 63 (memcpy into a
-/// destination that stays in the cache): 3/8 of the cache keeps both.
-/// glibc's memcpy streams only from 3/4 of the cache size CPUID reports,
-/// which on the first VM was 64 MiB, hence 48 MiB (`ld.so
-/// --list-diagnostics`), far too late for that machine.
+/// sysfs (this constant, right for an 8 MiB cache, where that cannot be
+/// read).  Below it the output can stay in the cache, where ordinary stores
+/// win (a plain copy into a cache-resident destination); above it streaming
+/// wins clearly, with one thread or several (see docs/performance.md).
+/// glibc's memcpy starts streaming only from 3/4 of the cache size CPUID
+/// reports, which virtual machines may report far larger than the real
+/// cache, so it is not relied on here.
 const STREAM_MIN_FALLBACK: usize = 3 << 20;
 
 /// The output size from which decompression streams its stores (see
@@ -197,9 +196,8 @@ pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8], str
             crate::filter::copy_streaming(from, to);
         } else {
             // In pieces: glibc copies up to its `rep_movsb_stop_threshold`
-            // (1 MiB on the Zen 5 VM) with `rep movsb` and larger sizes with
-            // a vector loop, which there ran 4% slower (62.5 against 65 GB/s
-            // for 4 MiB in 256 KiB pieces, cache-resident).
+            // (often 1 MiB) with `rep movsb`, and larger sizes with a vector
+            // loop that can be slower for cache-resident data.
             for (t, f) in to.chunks_mut(COPY_PIECE).zip(from.chunks(COPY_PIECE)) {
                 t.copy_from_slice(f);
             }

@@ -1,8 +1,8 @@
 //! Compression and decompression parameters (the engine's view of
 //! `blosc2_cparams` / `blosc2_dparams`).
 
-use crate::codec::CallInfo;
 use crate::format::header::{MAX_FILTERS, SHUFFLE};
+use crate::plugin::{CallInfo, SchunkRef};
 use std::sync::Arc;
 
 /// How blocks are split into per-byte streams.
@@ -127,8 +127,9 @@ pub struct CParams {
     pub codec_params: usize,
     /// Opaque pointers passed through to filter plugins.
     pub filter_params: [usize; MAX_FILTERS],
-    /// Opaque schunk pointer.
-    pub schunk: usize,
+    /// The super-chunk the chunk is compressed for, which plugins may ask
+    /// for its typesize and metalayers.
+    pub schunk: Option<SchunkRef>,
     /// Chunk index within the super-chunk, for prefilters.
     pub nchunk: i64,
     /// The shapes of the n-dimensional array being compressed, for the
@@ -154,7 +155,7 @@ impl Default for CParams {
             instr_codec: false,
             codec_params: 0,
             filter_params: [0; MAX_FILTERS],
-            schunk: 0,
+            schunk: None,
             nchunk: -1,
             array: None,
         }
@@ -193,7 +194,7 @@ impl CParams {
             filters_meta: self.filters_meta,
             codec_params: self.codec_params,
             filter_params: self.filter_params,
-            schunk: self.schunk,
+            schunk: self.schunk.clone(),
             array: self.array,
         }
     }
@@ -208,8 +209,9 @@ pub struct DParams {
     pub postfilter: Option<Arc<dyn Postfilter>>,
     /// Typesize hint (used by plugins only).
     pub typesize: i32,
-    /// Opaque schunk pointer.
-    pub schunk: usize,
+    /// The super-chunk the chunk is decompressed for (see
+    /// [`CParams::schunk`]).
+    pub schunk: Option<SchunkRef>,
     /// Chunk index within the super-chunk, for postfilters.
     pub nchunk: i64,
     /// The shapes of the n-dimensional array being decompressed, for the
@@ -223,7 +225,7 @@ impl Default for DParams {
             nthreads: 1,
             postfilter: None,
             typesize: 8,
-            schunk: 0,
+            schunk: None,
             nchunk: -1,
             array: None,
         }

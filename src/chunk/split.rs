@@ -6,9 +6,9 @@
 //! to decode (zstd or zlib, or any codec on data it decodes slowly), and
 //! costs when they are quick: handing streams to another core and reading
 //! back what it wrote takes a couple of microseconds for a 64 KiB block on
-//! one machine and more on another (on the 2-core Intel VM of 2026-11-25
-//! sharing made 64 KiB lz4+shuffle chunks of int64 data 10-15% slower,
-//! where the Zen 5 VM had them 2% faster).  So each calling thread keeps,
+//! one machine and more on another, so that the same chunks may gain on one
+//! machine and lose on the next (see docs/performance.md).  So each calling
+//! thread keeps,
 //! per codec, two estimates of how long a block takes, one for each way of
 //! decoding it, and takes the quicker way; the other way is tried now and
 //! then (a [`TRIAL`] of a few blocks), so that the estimates follow the
@@ -39,7 +39,7 @@ const SHARED: usize = 1;
 struct Estimates {
     /// The estimated time to decode a block on this thread alone
     /// ([`SERIAL`]) and shared with helpers ([`SHARED`]), in ns per KiB
-    /// (0: not measured yet).
+    /// (0: no sample yet).
     ns: [u32; 2],
     /// log2 of the period, in calls, of the trials of the way not
     /// preferred: from [`MIN_EXPLORE`] up to [`MAX_EXPLORE`], one step up
@@ -93,10 +93,9 @@ const MAX_EXPLORE: u32 = 10;
 
 /// Calls in a trial; the second half of them is timed and their mean time
 /// is one sample.  The first calls after a switch are not representative:
-/// on the 2-core Intel VM the first two shared 64 KiB zstd blocks after a
-/// run of serial ones took 32-160 us, where steady sharing took about 24
-/// and serial decoding 30 (the helper's core and caches had gone cold),
-/// which kept sharing from ever looking good there.
+/// the first shared blocks after a run of serial ones can take several
+/// times as long as steady sharing (the helper's core and caches have gone
+/// cold), which, timed, would keep sharing from ever looking good.
 const TRIAL: u32 = 8;
 
 /// Whether the chunk's single block is made of several streams.
@@ -116,10 +115,10 @@ pub(super) fn splittable(p: &Parsed) -> bool {
 /// one thread may pay: it must take longer than a fixed cost (waking a
 /// helper, about 2 us) plus a cost per byte (moving the helper's streams
 /// between cores).  With two threads a block saves about half its stream
-/// time, so the break-even sits near twice that cost.  Measured on the
-/// 2-core Zen 5 VM with 64 KiB chunks (see docs/performance.md): blocks decoded
-/// at 3.4 us lost 25% when shared, at 7.5 us and more they gained 20-40%.
-/// Above the threshold the two estimates decide.
+/// time, so the break-even sits near twice that cost: with 64 KiB chunks,
+/// blocks that decode in about 3 us lose when shared, those of 7.5 us and
+/// more gain (see docs/performance.md).  Above the threshold the two
+/// estimates decide.
 fn pays(ns_per_kib: u32, bsize: usize) -> bool {
     let kib = (bsize / 1024) as u64;
     ns_per_kib as u64 * kib >= FIXED_NS + PER_KIB_NS * kib
@@ -494,7 +493,7 @@ mod tests {
     #[test]
     fn the_quicker_way_wins_and_the_other_is_tried() {
         let big = 64 << 10;
-        // Nothing measured yet: a timed serial decode first.
+        // No sample yet: a timed serial decode first.
         let mut est = Estimates::NEW;
         assert_eq!(choose(&est, big).way, SERIAL);
         assert!(choose(&est, big).timed);

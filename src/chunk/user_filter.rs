@@ -1,30 +1,10 @@
 //! Filters registered at run time (ids 32..=255), e.g. through `blosc2_register_filter`.
 
-use crate::codec::CallInfo;
 use crate::error::{Error, Result};
 use once_cell::sync::Lazy;
-use std::sync::{Arc, RwLock};
+use std::sync::RwLock;
 
-/// A user filter.
-pub trait FilterPlugin: Send + Sync {
-    /// Apply the filter: `dest` gets `src.len()` bytes. Zero means success.
-    fn forward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32;
-    /// Undo the filter. Zero means success.
-    fn backward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32;
-}
-
-/// One registered filter.
-#[derive(Clone)]
-pub struct RegisteredFilter {
-    /// Id.
-    pub id: u8,
-    /// Name.
-    pub name: String,
-    /// Version.
-    pub version: u8,
-    /// Implementation.
-    pub plugin: Arc<dyn FilterPlugin>,
-}
+pub use crate::plugin::{FilterPlugin, RegisteredFilter};
 
 // Starts with the filters the reference registers at start (bytedelta, ...).
 static REGISTRY: Lazy<RwLock<Vec<RegisteredFilter>>> =

@@ -130,7 +130,7 @@ impl<'a> VlChunk<'a> {
             typesize: dparams.typesize,
             blocksize: nbytes as i32,
             nthreads: dparams.nthreads,
-            schunk: dparams.schunk,
+            schunk: dparams.schunk.clone(),
             array: dparams.array,
             ..Default::default()
         };

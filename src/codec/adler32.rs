@@ -3,10 +3,9 @@
 //!
 //! zlib-rs computes the checksum of what it inflates with its AVX2 kernel
 //! (its AVX-512 one is only built when the whole program is compiled for
-//! AVX-512); on highly compressible shuffled data that was 16% of the
-//! decompression time (perf, `benches/profile/one_config.c`, zlib clevel 5,
-//! 4 MiB chunks, Zen 5). The zlib codec therefore inflates the raw deflate
-//! data and checks the trailer with this function.
+//! AVX-512), and on highly compressible shuffled data the checksum is a
+//! sizeable part of the decompression time.  The zlib codec therefore
+//! inflates the raw deflate data and checks the trailer with this function.
 
 /// Adler-32's modulus.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -15,21 +14,32 @@ const BASE: u64 = 65521;
 /// Adler-32 of `data`, continuing from `adler` (1 for a fresh checksum).
 pub fn adler32(adler: u32, data: &[u8]) -> u32 {
     #[cfg(target_arch = "x86_64")]
-    if avx512_vnni() {
-        // SAFETY: the CPU supports AVX-512 F, BW and VNNI (checked above).
-        return unsafe { avx512::adler32(adler, data) };
+    if let Some(vnni) = Vnni::detect() {
+        return vnni.adler32(adler, data);
     }
     zlib_rs::adler32::adler32(adler, data)
 }
 
+/// Proof that the kernels may use AVX-512 F, BW and VNNI: only
+/// [`Vnni::detect`] makes one.
 #[cfg(target_arch = "x86_64")]
-fn avx512_vnni() -> bool {
-    static HAS: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vnni")
-    });
-    *HAS
+#[derive(Clone, Copy)]
+struct Vnni(());
+
+#[cfg(target_arch = "x86_64")]
+impl Vnni {
+    /// `Some` when [`crate::cpu::features`] has AVX-512 F, BW and VNNI.
+    fn detect() -> Option<Vnni> {
+        let f = crate::cpu::features();
+        (f.avx512f && f.avx512bw && f.avx512vnni).then_some(Vnni(()))
+    }
+
+    /// Adler-32 with the AVX-512 VNNI kernel.
+    fn adler32(self, adler: u32, data: &[u8]) -> u32 {
+        // SAFETY: a `Vnni` exists only when the CPU has the features the
+        // kernel is compiled for.
+        unsafe { avx512::adler32(adler, data) }
+    }
 }
 
 /// Adler-32 one byte at a time (the definition), for short tails and tests.
@@ -81,10 +91,10 @@ mod avx512 {
     /// over the blocks the byte sums of the blocks before each, and W sums
     /// `(64 - i) * x[i]` over every block.
     ///
-    /// # Safety
-    /// The CPU must support AVX-512 F, BW and VNNI.
+    /// Compiled for AVX-512 F, BW and VNNI: reached through a
+    /// [`super::Vnni`] only.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) unsafe fn adler32(adler: u32, data: &[u8]) -> u32 {
+    pub(super) fn adler32(adler: u32, data: &[u8]) -> u32 {
         let mut a = u64::from(adler & 0xFFFF);
         let mut b = u64::from(adler >> 16);
         let mut weights = [0u8; 64];

@@ -87,21 +87,14 @@ extern "C" {
     ) -> c_int;
 }
 
-/// Whether the AVX2 build of LZ4 can run here (checked once; the
-/// environment variable `BLOSC2_RS_LZ4_GENERIC` turns it off, for
-/// comparisons). On a 64 KiB lz4+shuffle chunk it decompressed in 1.75 us
-/// against 2.23 us for the generic build (`benches/profile/per_call.c`,
-/// Zen 5). Decompression only: see [`compress`].
+/// Whether the AVX2 build of LZ4 may run here: it needs AVX2, BMI1, BMI2
+/// and LZCNT among the features [`crate::cpu`] allows (`BLOSC2_RS_SIMD=sse2`
+/// turns it off, for comparisons).  It decodes faster than the generic
+/// build (see docs/performance.md).  Decompression only: see [`compress`].
 #[cfg(lz4_v3)]
 fn v3() -> bool {
-    static V3: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::env::var_os("BLOSC2_RS_LZ4_GENERIC").is_none()
-    });
-    *V3
+    let f = crate::cpu::features();
+    f.avx2 && f.bmi1 && f.bmi2 && f.lzcnt
 }
 
 /// Calls `$v3(args)` when [`v3`] holds, `$generic(args)` otherwise.
@@ -184,9 +177,8 @@ pub fn compress(src: &[u8], dest: &mut [u8], accel: i32, dict: Option<&[u8]>) ->
         None => {
             // SAFETY: both pointers come from live slices and the lengths passed are
             // at most the slices' lengths; LZ4 never writes past `cap`.
-            // (Not the AVX2 build: its compression measured slower, 64 KiB
-            // lz4 + shuffle chunks at 0.92 of the reference's speed against
-            // 1.05-1.07 with the generic build.)
+            // (Not the AVX2 build: it compresses more slowly than the
+            // generic one; see docs/performance.md.)
             unsafe {
                 LZ4_compress_fast(
                     src.as_ptr().cast(),

@@ -13,6 +13,7 @@ pub mod zlib;
 pub mod zstd;
 
 use crate::error::{Error, Result};
+pub use crate::plugin::{ArrayShape, CallInfo, CodecPlugin, ARRAY_MAX_DIM};
 use once_cell::sync::Lazy;
 use std::sync::{Arc, RwLock};
 
@@ -140,113 +141,6 @@ pub fn lib_version(complib: u8) -> String {
 /// blosc2-rs crate's tests check).
 pub fn blosclz_version() -> &'static str {
     "2.5.3"
-}
-
-/// What a user codec or filter sees of the parameters when it is called
-/// (the C layer rebuilds `blosc2_cparams` / `blosc2_dparams` from it).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CallInfo {
-    /// Codec meta byte (or the filter's meta byte for filters).
-    pub meta: u8,
-    /// Codec id.
-    pub compcode: u8,
-    /// Typesize of the chunk.
-    pub typesize: i32,
-    /// Compression level.
-    pub clevel: u8,
-    /// Block size.
-    pub blocksize: i32,
-    /// Split mode.
-    pub splitmode: i32,
-    /// Threads.
-    pub nthreads: i16,
-    /// Whether dictionaries are on.
-    pub use_dict: bool,
-    /// Filter pipeline.
-    pub filters: [u8; 6],
-    /// Filter meta.
-    pub filters_meta: [u8; 6],
-    /// Opaque user pointer for codec parameters (C `codec_params`).
-    pub codec_params: usize,
-    /// Opaque user pointers for filter parameters (C `filter_params`).
-    pub filter_params: [usize; 6],
-    /// Opaque schunk pointer, passed through for the C layer.
-    pub schunk: usize,
-    /// The shapes of the n-dimensional array the chunk belongs to, when the
-    /// engine knows them (set by `b2nd::NdArray`): the n-dimensional
-    /// plugins (ndlz, ndcell, ndmean, zfp) read them here, and from the
-    /// "b2nd" metalayer of the C super-chunk in `schunk` without them.
-    pub array: Option<ArrayShape>,
-}
-
-/// Most dimensions of an [`ArrayShape`] (`B2ND_MAX_DIM`).
-pub const ARRAY_MAX_DIM: usize = 16;
-
-/// The shape, chunk shape and block shape of an n-dimensional array, by
-/// value (so that [`CallInfo`] stays `Copy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ArrayShape {
-    ndim: u8,
-    shape: [i64; ARRAY_MAX_DIM],
-    chunkshape: [i32; ARRAY_MAX_DIM],
-    blockshape: [i32; ARRAY_MAX_DIM],
-}
-
-impl ArrayShape {
-    /// The three shapes (of one length, at most [`ARRAY_MAX_DIM`]).
-    pub fn new(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Option<ArrayShape> {
-        let nd = shape.len();
-        if nd > ARRAY_MAX_DIM || chunkshape.len() != nd || blockshape.len() != nd {
-            return None;
-        }
-        let mut a = ArrayShape {
-            ndim: nd as u8,
-            ..ArrayShape::default()
-        };
-        a.shape[..nd].copy_from_slice(shape);
-        a.chunkshape[..nd].copy_from_slice(chunkshape);
-        a.blockshape[..nd].copy_from_slice(blockshape);
-        Some(a)
-    }
-    /// Number of dimensions.
-    pub fn ndim(&self) -> usize {
-        self.ndim as usize
-    }
-    /// The array's shape.
-    pub fn shape(&self) -> &[i64] {
-        &self.shape[..self.ndim()]
-    }
-    /// The chunk shape.
-    pub fn chunkshape(&self) -> &[i32] {
-        &self.chunkshape[..self.ndim()]
-    }
-    /// The block shape.
-    pub fn blockshape(&self) -> &[i32] {
-        &self.blockshape[..self.ndim()]
-    }
-}
-
-impl CallInfo {
-    /// Whether the block went through the byte shuffle (the codecs may pick
-    /// their backend by it: see `zlib`).
-    pub fn byte_shuffled(&self) -> bool {
-        self.filters.contains(&crate::format::header::SHUFFLE)
-    }
-}
-
-/// A codec supplied by the user (the C layer wraps `blosc2_codec` in this).
-pub trait CodecPlugin: Send + Sync {
-    /// Compress `src` into `dest`; the number of bytes written, 0 if it does not fit,
-    /// negative on error.
-    fn encode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32;
-    /// Decompress `src` into `dest`; the number of bytes written or negative.
-    fn decode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32;
-    /// Whether there is an implementation behind the codec: false for the
-    /// placeholders ([`Unavailable`]), which chunks cannot use and
-    /// `blosc2_register_codec` may replace.
-    fn available(&self) -> bool {
-        true
-    }
 }
 
 /// `BLOSC_CODEC_ZFP_FIXED_ACCURACY`.
@@ -456,9 +350,8 @@ pub fn compress_stream(
 ///
 /// Inlined into the block decoder's loop over streams, with the user-codec
 /// path kept out of line: a block of a small chunk has up to `typesize`
-/// streams of a few hundred bytes each, and the call per stream cost ~35
-/// instructions each (callgrind on `benches/profile/per_call.c`, 4 KiB
-/// lz4 + shuffle chunks of 8 streams: 284 fewer per chunk).
+/// streams of a few hundred bytes each, where a call per stream is a
+/// noticeable part of the work.
 #[inline]
 pub fn decompress_stream(
     compformat: u8,

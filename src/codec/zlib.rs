@@ -1,8 +1,7 @@
 //! zlib-format deflate, from two implementations chosen per call by what each
-//! does fastest (measured against the reference's zlib-ng in
-//! `benches/results/2026-11-24-zlib-backends.txt` and, with byte-shuffled
-//! data and the decoding of each library's streams,
-//! `2026-11-25-zen5-zlib-backends.txt`):
+//! does fastest against the reference's zlib-ng (`cargo bench --bench
+//! zlib_backends`; the speed ratios below come from it, see
+//! docs/performance.md):
 //!
 //! - Compression, levels 1-6: zlib-rs, which writes zlib-ng's very bytes (so
 //!   the chunks equal the reference's), with one deflate state kept per thread.
@@ -36,13 +35,12 @@
 //!
 //! Keeping one zlib-rs deflate state per thread: creating a stream clears its
 //! 64 KiB window, 64 KiB `prev` table and 128 KiB hash heads, and resetting
-//! clears the heads again; for the 32 KiB blocks of clevel 1 that was most of
-//! the time spent (`benches/results/2026-11-23-profile-zlib.txt`). A reset
-//! stream must write the bytes a fresh one writes:
+//! clears the heads again; for the 32 KiB blocks of clevel 1 that is most of
+//! the work. A reset stream must write the bytes a fresh one writes:
 //! - zlib-rs 0.6.8's `reset` leaves `block_open` set when the previous stream
 //!   stopped half-way (output full), and the next level-1 stream then lacks a
-//!   block header (a corrupt stream, seen by tests/interop_reference.rs in
-//!   November); such a stream is dropped instead of reused (`ended`).
+//!   block header (a corrupt stream, which tests/interop_reference.rs
+//!   catches); such a stream is dropped instead of reused (`ended`).
 //! - `prev` is only read along hash chains, which only visit positions the
 //!   stream inserted, whose `prev` entries it wrote.
 //! - The window keeps the previous input past the end of this one. zlib-rs

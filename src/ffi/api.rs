@@ -124,7 +124,6 @@ fn static_cstr(s: &str) -> *const c_char {
 #[no_mangle]
 pub extern "C" fn blosc2_init() {
     guard((), || {
-        super::plugins::register_builtin_plugins();
         globals().initialized = true;
     })
 }
@@ -210,7 +209,8 @@ pub unsafe extern "C" fn blosc2_compress(
         if let Ok(v) = std::env::var("BLOSC_COMPRESSOR") {
             // The documentation spells the names in upper case; accept both.
             if let Ok(c) = CString::new(v.to_ascii_lowercase()) {
-                blosc1_set_compressor(c.as_ptr());
+                // SAFETY: `c` is a NUL-terminated string alive for the call.
+                unsafe { blosc1_set_compressor(c.as_ptr()) };
             }
         }
         if let Some(v) = env_int("BLOSC_BLOCKSIZE") {
@@ -685,6 +685,7 @@ unsafe extern "C" fn callback_trampoline(arg: *mut c_void) {
     // below, which outlives the callback call; `run` borrows a closure that is
     // alive for the same duration.
     let job = unsafe { &*(arg as *const CallbackJob) };
+    // SAFETY: `job.run` points at that closure (see above).
     let f = unsafe { &*job.run };
     let index = job.index;
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(index)));
@@ -963,11 +964,11 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
                 slice_mut(dest, destsize as usize),
             )
         };
-        if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk != 0 {
+        if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk.is_some() {
             // The prefilter sees the chunk index the client set on the super-chunk.
             let mut cp = ctx.cparams.clone();
             // SAFETY: the context's schunk pointer is live (see current_nchunk).
-            cp.nchunk = unsafe { current_nchunk(cp.schunk) };
+            cp.nchunk = unsafe { current_nchunk(super::plugins::schunk_addr(&cp.schunk)) };
             return code(chunk::compress_into(&cp, s, d));
         }
         code(chunk::compress_into(&ctx.cparams, s, d))
@@ -1013,7 +1014,9 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
         };
         // A lazy chunk of a super-chunk on disk: read the rest through it.
         // SAFETY: the context's schunk is NULL or the super-chunk owning it.
-        let resolved = match unsafe { super::schunk::resolve_lazy_for(ctx.dparams.schunk, s) } {
+        let resolved = match unsafe {
+            super::schunk::resolve_lazy_for(super::plugins::schunk_addr(&ctx.dparams.schunk), s)
+        } {
             Ok(r) => r,
             Err(e) => return e.code(),
         };
@@ -1027,10 +1030,10 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
         // SAFETY: the caller guarantees destsize bytes at dest.
         let d = unsafe { slice_mut(dest, destsize as usize) };
         let with_nchunk;
-        let dp = if ctx.dparams.postfilter.is_some() && ctx.dparams.schunk != 0 {
+        let dp = if ctx.dparams.postfilter.is_some() && ctx.dparams.schunk.is_some() {
             let mut dp = ctx.dparams.clone();
             // SAFETY: the context's schunk pointer is live (see current_nchunk).
-            dp.nchunk = unsafe { current_nchunk(dp.schunk) };
+            dp.nchunk = unsafe { current_nchunk(super::plugins::schunk_addr(&dp.schunk)) };
             with_nchunk = dp;
             &with_nchunk
         } else {
@@ -1069,7 +1072,9 @@ unsafe fn getitem_ctx_with(
             Err(e) => return e.code(),
         };
         // SAFETY: the context's schunk is NULL or the super-chunk owning it.
-        let resolved = match unsafe { super::schunk::resolve_lazy_for(ctx.dparams.schunk, s) } {
+        let resolved = match unsafe {
+            super::schunk::resolve_lazy_for(super::plugins::schunk_addr(&ctx.dparams.schunk), s)
+        } {
             Ok(r) => r,
             Err(e) => return e.code(),
         };

@@ -209,7 +209,7 @@ pub fn cparams_from_c(c: &blosc2_cparams, apply_env: bool) -> Option<CParams> {
         instr_codec: c.instr_codec,
         codec_params: c.codec_params as usize,
         filter_params: c.filter_params.map(|p| p as usize),
-        schunk: c.schunk as usize,
+        schunk: super::plugins::schunk_ref(c.schunk as usize),
         nchunk: -1,
         // C finds the array's shapes through `schunk`.
         array: None,
@@ -324,7 +324,7 @@ impl Context {
             nthreads: d.nthreads,
             postfilter: None,
             typesize: d.typesize,
-            schunk: d.schunk as usize,
+            schunk: super::plugins::schunk_ref(d.schunk as usize),
             nchunk: -1,
             array: None,
         };

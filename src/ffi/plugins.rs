@@ -7,6 +7,7 @@ use super::types::*;
 use crate::chunk::user_filter::{self, FilterPlugin, RegisteredFilter};
 use crate::codec::{self, CallInfo, CodecPlugin, RegisteredCodec};
 use crate::error::Error;
+use crate::plugin::{SchunkContext, SchunkRef};
 use std::ffi::CStr;
 use std::os::raw::{c_int, c_void};
 use std::sync::{Arc, Mutex};
@@ -23,7 +24,7 @@ fn cparams_for(info: &CallInfo) -> blosc2_cparams {
     c.splitmode = info.splitmode;
     c.filters = info.filters;
     c.filters_meta = info.filters_meta;
-    c.schunk = info.schunk as *mut c_void;
+    c.schunk = schunk_addr(&info.schunk) as *mut c_void;
     c.codec_params = info.codec_params as *mut c_void;
     c.filter_params = info.filter_params.map(|p| p as *mut c_void);
     c
@@ -33,7 +34,7 @@ fn dparams_for(info: &CallInfo) -> blosc2_dparams {
     let mut d = dparams_defaults();
     d.nthreads = info.nthreads;
     d.typesize = info.typesize;
-    d.schunk = info.schunk as *mut c_void;
+    d.schunk = schunk_addr(&info.schunk) as *mut c_void;
     d
 }
 
@@ -241,6 +242,32 @@ pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_in
     })
 }
 
+/// The `blosc2_schunk` at an address taken from C parameters, as the
+/// engine's plugins see it (typesize, "b2nd" metalayer).
+pub(crate) struct CSchunk(usize);
+
+/// The engine value for the `schunk` pointer of C parameters (`None` for NULL).
+pub(crate) fn schunk_ref(schunk: usize) -> Option<SchunkRef> {
+    (schunk != 0).then(|| SchunkRef(Arc::new(CSchunk(schunk))))
+}
+
+/// The `blosc2_schunk` pointer behind a value made by [`schunk_ref`] (0 for
+/// `None` or a super-chunk context of another kind).
+pub(crate) fn schunk_addr(schunk: &Option<SchunkRef>) -> usize {
+    let Some(r) = schunk else { return 0 };
+    let any: &dyn std::any::Any = &*r.0;
+    any.downcast_ref::<CSchunk>().map_or(0, |c| c.0)
+}
+
+impl SchunkContext for CSchunk {
+    fn typesize(&self) -> Option<i32> {
+        schunk_typesize(self.0)
+    }
+    fn metalayer(&self, name: &str) -> Option<Vec<u8>> {
+        schunk_meta(self.0, name)
+    }
+}
+
 /// Typesize of the `blosc2_schunk` at `schunk` (for plugins that read it).
 fn schunk_typesize(schunk: usize) -> Option<i32> {
     let p = schunk as *const super::schunk::blosc2_schunk;
@@ -280,15 +307,4 @@ fn schunk_meta(schunk: usize, name: &str) -> Option<Vec<u8>> {
         return Some(content.to_vec());
     }
     None
-}
-
-/// Plugins the reference registers in `blosc2_init`.  The filters
-/// (bytedelta, int_trunc) and the ndlz codec are part of the engine's
-/// registries from the start; this gives them access to the super-chunk
-/// (typesize, "b2nd" metalayer) behind the `schunk` pointer of the parameters.
-pub fn register_builtin_plugins() {
-    crate::filter::plugins::set_schunk_hooks(crate::filter::plugins::SchunkHooks {
-        typesize: schunk_typesize,
-        meta: schunk_meta,
-    });
 }

@@ -195,8 +195,8 @@ impl Holder {
         h.sc.dparams = dctx.dparams.clone();
         h.dctx_id = dctx.id;
         h.c.dctx = Box::into_raw(dctx);
-        h.sc.cparams.schunk = me as usize;
-        h.sc.dparams.schunk = me as usize;
+        h.sc.cparams.schunk = super::plugins::schunk_ref(me as usize);
+        h.sc.dparams.schunk = super::plugins::schunk_ref(me as usize);
         let locking = locking_enabled(&h.io);
         h.sc.set_locking(locking);
         h.sync_all();
@@ -262,7 +262,7 @@ impl Holder {
             Some(ctx) if ctx.compress && ctx.id != self.cctx_id => {
                 let mut cp = ctx.cparams.clone();
                 cp.nthreads = cp.nthreads.max(1);
-                cp.schunk = me;
+                cp.schunk = super::plugins::schunk_ref(me);
                 self.sc.cparams = cp;
                 self.cctx_id = ctx.id;
             }
@@ -272,7 +272,7 @@ impl Holder {
         match unsafe { self.c.dctx.as_ref() } {
             Some(ctx) if !ctx.compress && ctx.id != self.dctx_id => {
                 let mut dp = ctx.dparams.clone();
-                dp.schunk = me;
+                dp.schunk = super::plugins::schunk_ref(me);
                 self.sc.dparams = dp;
                 self.dctx_id = ctx.id;
             }

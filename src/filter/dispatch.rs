@@ -3,13 +3,13 @@
 //! The best kernel the CPU supports is picked once and cached: on x86_64
 //! AVX-512 (with VBMI and GFNI), then AVX2, then SSE2; on aarch64 NEON;
 //! otherwise (or when none is available) the portable scalar code.  The
-//! environment variable `BLOSC2_RS_SIMD=scalar|sse2|avx2|avx512|neon`
-//! overrides the choice when the CPU can run the requested kernel; otherwise
-//! it is ignored.
+//! CPU features come from [`crate::cpu`], whose override variable
+//! (`BLOSC2_RS_SIMD=scalar|sse2|avx2|avx512|neon`) caps the choice.
 //!
 //! Every kernel produces exactly the same bytes; they only differ in speed.
 
-use once_cell::sync::OnceCell;
+use crate::cpu::{self, Features};
+use std::sync::OnceLock;
 
 /// One implementation of the (bit)shuffle kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,7 +52,7 @@ impl Kernel {
         }
     }
 
-    /// Parse a name as accepted by `BLOSC2_RS_SIMD` (case-insensitive).
+    /// The kernel of a name as accepted by `BLOSC2_RS_SIMD` (case-insensitive).
     pub fn from_name(name: &str) -> Option<Kernel> {
         let wanted = name.trim();
         Kernel::ALL
@@ -61,27 +61,24 @@ impl Kernel {
             .find(|k| k.name().eq_ignore_ascii_case(wanted))
     }
 
-    /// Whether the running CPU can execute this kernel.
-    pub fn is_supported(self) -> bool {
+    /// Whether a CPU with `features` can execute this kernel.  The
+    /// features of another architecture are never set, so its kernels
+    /// never qualify.
+    pub fn runs_on(self, features: &Features) -> bool {
+        let f = features;
         match self {
             Kernel::Scalar => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => std::is_x86_feature_detected!("sse2"),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => {
-                std::is_x86_feature_detected!("avx2")
-                    && std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512bw")
-                    && std::is_x86_feature_detected!("avx512vbmi")
-                    && std::is_x86_feature_detected!("gfni")
-            }
-            #[cfg(target_arch = "aarch64")]
-            Kernel::Neon => std::arch::is_aarch64_feature_detected!("neon"),
-            // Kernels of another architecture.
-            _ => false,
+            Kernel::Sse2 => f.sse2,
+            Kernel::Avx2 => f.avx2,
+            Kernel::Avx512 => f.avx2 && f.avx512f && f.avx512bw && f.avx512vbmi && f.gfni,
+            Kernel::Neon => f.neon,
         }
+    }
+
+    /// Whether the running CPU can execute this kernel (whatever the
+    /// override variable says).
+    pub fn is_supported(self) -> bool {
+        self.runs_on(cpu::hardware())
     }
 
     /// The kernels the running CPU supports, slowest first.
@@ -114,21 +111,19 @@ impl Kernel {
     }
 }
 
-static ACTIVE: OnceCell<Kernel> = OnceCell::new();
-
+/// The fastest kernel the features allowed by [`cpu::features`] run.
 fn choose() -> Kernel {
-    if let Ok(value) = std::env::var("BLOSC2_RS_SIMD") {
-        if let Some(k) = Kernel::from_name(&value) {
-            if k.is_supported() {
-                return k;
-            }
-        }
-    }
-    Kernel::best()
+    let allowed = cpu::features();
+    Kernel::ALL
+        .into_iter()
+        .rev()
+        .find(|k| k.runs_on(allowed))
+        .unwrap_or(Kernel::Scalar)
 }
 
 /// The kernel used by the top-level filter functions (chosen once, cached).
 pub fn active_kernel() -> Kernel {
+    static ACTIVE: OnceLock<Kernel> = OnceLock::new();
     *ACTIVE.get_or_init(choose)
 }
 

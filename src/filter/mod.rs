@@ -4,11 +4,11 @@
 //! c-blosc2 3.x filters (`len` below is `src.len()`; outputs are written to
 //! `dest[..len]`, and `dest` must be at least that long).
 //!
-//! The (bit)shuffle kernels exist in four flavours (portable scalar code,
-//! SSE2 and AVX2 on x86_64, NEON on aarch64) that give identical results;
-//! the fastest one supported by
-//! the CPU is used unless `BLOSC2_RS_SIMD` names another (see
-//! [`simd_kernel_name`]).  [`kernels`] runs a specific flavour.
+//! The (bit)shuffle kernels exist in five flavours (portable scalar code,
+//! SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64) that give identical
+//! results; the fastest one the features of [`crate::cpu::features`] allow
+//! is used (`BLOSC2_RS_SIMD` caps them; see [`simd_kernel_name`]).
+//! [`kernels`] runs a specific flavour.
 
 // The API reports failure as `Err(())`, mirroring the C filters' error codes.
 #![allow(clippy::result_unit_err)]

@@ -296,7 +296,7 @@ mod tests {
                     assert_eq!(back, src, "{k:?} round trip ts={ts} len={len}");
                     // Streaming stores, into an aligned and a misaligned start.
                     for shift in [0, 1] {
-                        let mut buf = crate::chunk::pipeline::AlignedBuf::default();
+                        let mut buf = crate::aligned::AlignedBuf::default();
                         buf.grow_to(len + shift + 3);
                         buf.fill(0x55);
                         unshuffle_stores(k, ts, &got[..len], &mut buf[shift..], true);
@@ -328,7 +328,7 @@ mod tests {
                     let src = data(len, (ts * 17 + len) as u64);
                     let mut expect = vec![0u8; len];
                     shuffle_with(Kernel::Scalar, ts, &src, &mut expect);
-                    let mut buf = crate::chunk::pipeline::AlignedBuf::default();
+                    let mut buf = crate::aligned::AlignedBuf::default();
                     buf.grow_to(len + 64 + 3);
                     for shift in [1, 7, 8, 16, 31, 32, 48, 63] {
                         buf.fill(0x5a);

@@ -35,9 +35,9 @@ pub fn copy_streaming(src: &[u8], dest: &mut [u8]) {
 /// 12 address bits as the stores just issued, and the CPU holds the loads
 /// back as if they depended on those stores.  Buffers allocated one after
 /// the other on the heap (a chunk, then the buffer it is decompressed into)
-/// land like this: measured on 2026-11-25 on a stored 4 MiB chunk, 8.4 GB/s
-/// forward against 25 GB/s otherwise (`benches/results/`).  Copying from
-/// the end backwards turns the overlap around; glibc's memmove does the same.
+/// land like this, and a forward copy then runs at a third of its usual
+/// speed (see docs/performance.md).  Copying from the end backwards turns
+/// the overlap around; glibc's memmove does the same.
 #[cfg(target_arch = "x86_64")]
 fn aliases_forward(src: usize, dest: usize) -> bool {
     let ahead = dest.wrapping_sub(src) % 4096;

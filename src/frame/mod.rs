@@ -7,6 +7,8 @@
 //! reference does (new chunks go at the end of the chunks section, an updated
 //! chunk replaces the old one in place, a deleted chunk's bytes stay).
 
+#![forbid(unsafe_code)]
+
 use crate::chunk::{self, CParams, DParams, SplitMode};
 use crate::error::{Error, Result};
 use crate::format::frame::*;

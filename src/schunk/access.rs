@@ -5,6 +5,7 @@
 use super::{chunk_info, Store, SuperChunk};
 use crate::chunk;
 use crate::error::{Error, Result};
+use crate::format::b2nd_meta::{Markers, Reader};
 use crate::format::header::B2_VL_BLOCKS;
 use crate::frame::DataEdit;
 use std::borrow::Cow;
@@ -138,32 +139,18 @@ impl SuperChunk {
     }
 }
 
-/// Shape and chunk shape from a "b2nd" (or "caterva") metalayer:
-/// `fixarray, version, ndim, [shape int64...], [chunkshape int32...], ...`.
+/// Shape and chunk shape from a "b2nd" (or "caterva") metalayer, read as
+/// the reference reads it (markers skipped; the block shape and dtype are
+/// not needed).  Every chunk size must be positive and no size negative.
 fn b2nd_grid(meta: &[u8]) -> Result<(Vec<i64>, Vec<i64>)> {
-    let ndim = *meta.get(2).ok_or(Error::InvalidHeader)? as usize;
-    if ndim > crate::b2nd::MAX_DIM {
-        return Err(Error::InvalidHeader);
-    }
-    let mut pos = 3;
-    let mut parts = [Vec::new(), Vec::new()];
-    for (k, part) in parts.iter_mut().enumerate() {
-        let width = if k == 0 { 8 } else { 4 };
-        pos += 1; // array marker
-        for _ in 0..ndim {
-            let b = meta
-                .get(pos + 1..pos + 1 + width)
-                .ok_or(Error::InvalidHeader)?;
-            let v = b.iter().fold(0u64, |a, &x| (a << 8) | x as u64);
-            part.push(if width == 8 {
-                v as i64
-            } else {
-                v as u32 as i32 as i64
-            });
-            pos += 1 + width;
-        }
-    }
-    let [shape, chunkshape] = parts;
+    let mut r = Reader::new(meta, Markers::Skipped).ok_or(Error::InvalidHeader)?;
+    let shape = r.shape().ok_or(Error::InvalidHeader)?;
+    let chunkshape: Vec<i64> = r
+        .int32s()
+        .ok_or(Error::InvalidHeader)?
+        .into_iter()
+        .map(i64::from)
+        .collect();
     if chunkshape.iter().any(|&c| c <= 0) || shape.iter().any(|&s| s < 0) {
         return Err(Error::InvalidHeader);
     }
@@ -241,7 +228,7 @@ impl SuperChunk {
 #[cfg(test)]
 mod tests {
     use super::b2nd_grid;
-    use crate::b2nd::meta::serialize;
+    use crate::format::b2nd_meta::write;
 
     /// Every dimension count up to `B2ND_MAX_DIM` (16) reads back.
     #[test]
@@ -250,12 +237,12 @@ mod tests {
             let shape: Vec<i64> = (0..nd as i64).map(|i| i + 2).collect();
             let cs = vec![2i32; nd];
             let bs = vec![1i32; nd];
-            let meta = serialize(&shape, &cs, &bs, "|u1", 0).unwrap();
+            let meta = write(&shape, &cs, &bs, "|u1", 0).unwrap();
             let (s, c) = b2nd_grid(&meta).unwrap();
             assert_eq!(s, shape);
             assert_eq!(c, vec![2i64; nd]);
         }
-        let mut meta = serialize(&[2; 16], &[1; 16], &[1; 16], "|u1", 0).unwrap();
+        let mut meta = write(&[2; 16], &[1; 16], &[1; 16], "|u1", 0).unwrap();
         meta[2] = 17;
         assert!(b2nd_grid(&meta).is_err());
     }

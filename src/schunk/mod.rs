@@ -14,6 +14,8 @@
 //! assert_eq!(back.decompress_chunk_vec(0).unwrap(), data);
 //! ```
 
+#![forbid(unsafe_code)]
+
 use crate::chunk::{self, special, CParams, DParams, SplitMode};
 use crate::error::{Error, Result};
 use crate::format::frame::{

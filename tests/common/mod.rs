@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 
 pub mod reflib;
+pub mod schunk_context;
 
 /// The base seed: `$BLOSC2_TEST_SEED` (decimal or 0x-hex) or the clock; one
 /// value per test process.

@@ -11,11 +11,10 @@ use super::{Scan, Table};
 pub(super) struct Wide(());
 
 impl Wide {
-    /// `Some` when the running CPU supports AVX2 (cached by the standard
-    /// library after the first query).
+    /// `Some` when the kernels may use AVX2 (see [`crate::cpu`]).
     #[inline]
     pub(super) fn detect() -> Option<Wide> {
-        if std::is_x86_feature_detected!("avx2") {
+        if crate::cpu::features().avx2 {
             Some(Wide(()))
         } else {
             None

@@ -1,9 +1,9 @@
 //! BloscLZ compression with AVX-512 match scanning: the same encoder,
 //! compiled for AVX-512, measuring match lengths 32 bytes at first, then 64
-//! bytes per comparison.  (64 from the start measured 3-5% slower than AVX2
-//! on the BloscLZ rows without shuffle or with byte shuffle, on a Zen 5
-//! VM: most matches end within their first 32 bytes, and a 64-byte load at
-//! an arbitrary offset always spans two cache lines.)
+//! bytes per comparison.  It does not compare 64 bytes from the start
+//! because most matches end within their first 32 bytes, and a 64-byte load
+//! at an arbitrary offset always spans two cache lines (that was slower than
+//! the AVX2 scan; see docs/performance.md).
 
 use std::arch::x86_64::*;
 
@@ -15,14 +15,12 @@ use super::{Scan, Table};
 pub(super) struct Wide(());
 
 impl Wide {
-    /// `Some` when the running CPU supports AVX-512 F, BW and VL (cached by the
-    /// standard library after the first query).
+    /// `Some` when the kernels may use AVX-512 F, BW and VL (see
+    /// [`crate::cpu`]).
     #[inline]
     pub(super) fn detect() -> Option<Wide> {
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vl")
-        {
+        let f = crate::cpu::features();
+        if f.avx512f && f.avx512bw && f.avx512vl {
             Some(Wide(()))
         } else {
             None

@@ -17,7 +17,7 @@ pub mod xxh32;
 
 use super::{CallInfo, CodecPlugin};
 use crate::error::Error;
-use crate::filter::plugins::{b2nd_meta, schunk_meta};
+use crate::plugin::MetaReading;
 
 /// `BLOSC_CODEC_NDLZ`.
 pub const NDLZ: u8 = 32;
@@ -36,11 +36,12 @@ pub(crate) fn hash12(b: &[u8]) -> usize {
 /// The 2-D block shape of the super-chunk of `info`, or the error code the
 /// reference returns.
 fn block_shape(info: &CallInfo) -> Result<[i32; 2], i32> {
-    if info.schunk == 0 && info.array.is_none() {
+    if !info.has_array_context() {
         return Err(ERROR_NULL_POINTER);
     }
-    let meta = schunk_meta(info, "b2nd").ok_or(Error::Failure.code())?;
-    let s = b2nd_meta::parse(&meta).ok_or(Error::Failure.code())?;
+    let s = info
+        .array_shapes(MetaReading::Strict)
+        .ok_or(Error::Failure.code())?;
     if s.ndim() != 2 {
         return Err(Error::Failure.code());
     }

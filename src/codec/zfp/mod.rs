@@ -24,7 +24,7 @@ mod ffi;
 
 use super::{CallInfo, CodecPlugin};
 use crate::error::Error;
-use crate::filter::plugins::{b2nd_meta, schunk_meta, schunk_typesize};
+use crate::plugin::MetaReading;
 pub use ffi::{DecodeError, Mode, Scalar};
 
 pub use super::{ZFP_FIXED_ACCURACY, ZFP_FIXED_PRECISION, ZFP_FIXED_RATE};
@@ -76,8 +76,9 @@ impl Kind {
 
 /// The block shape of the "b2nd" metalayer of the super-chunk of `info`.
 fn meta_blockshape(info: &CallInfo) -> Result<Vec<i32>, i32> {
-    let meta = schunk_meta(info, "b2nd").ok_or(Error::Failure.code())?;
-    let shapes = b2nd_meta::parse(&meta).ok_or(Error::Failure.code())?;
+    let shapes = info
+        .array_shapes(MetaReading::Strict)
+        .ok_or(Error::Failure.code())?;
     Ok(shapes.blockshape)
 }
 
@@ -170,7 +171,7 @@ pub struct Zfp(pub Kind);
 
 impl CodecPlugin for Zfp {
     fn encode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _chunk: &[u8]) -> i32 {
-        if info.schunk == 0 && info.array.is_none() {
+        if !info.has_array_context() {
             // As the reference: nothing to take the shape from, store as is.
             return 0;
         }
@@ -180,11 +181,11 @@ impl CodecPlugin for Zfp {
         }
     }
     fn decode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _chunk: &[u8]) -> i32 {
-        if info.schunk == 0 && info.array.is_none() {
+        if !info.has_array_context() {
             return 0;
         }
         // The reference decodes with the typesize of the super-chunk.
-        let typesize = schunk_typesize(info).unwrap_or(info.typesize);
+        let typesize = info.schunk_typesize().unwrap_or(info.typesize);
         match meta_blockshape(info) {
             Ok(bs) => decompress_block(self.0, info.meta, &bs, typesize, src, dest),
             Err(code) => code,

@@ -9,7 +9,7 @@ use std::arch::x86_64::*;
 
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn load(buf: &[u8], at: usize) -> __m256i {
+fn load(buf: &[u8], at: usize) -> __m256i {
     assert!(at + 32 <= buf.len());
     // SAFETY: the range `at..at + 32` was just checked to lie inside `buf`;
     // the load is unaligned.
@@ -19,7 +19,7 @@ unsafe fn load(buf: &[u8], at: usize) -> __m256i {
 /// Store the low 128-bit lane at `buf[lo..]` and the high one at `buf[hi..]`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn store_pair(buf: &mut [u8], lo: usize, hi: usize, v: __m256i) {
+fn store_pair(buf: &mut [u8], lo: usize, hi: usize, v: __m256i) {
     assert!(lo + 16 <= buf.len() && hi + 16 <= buf.len());
     let a = _mm256_castsi256_si128(v);
     let b = _mm256_extracti128_si256::<1>(v);
@@ -35,7 +35,7 @@ unsafe fn store_pair(buf: &mut [u8], lo: usize, hi: usize, v: __m256i) {
 /// `super::transpose_8x8` applied to each 64-bit lane.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn transpose_lanes(mut x: __m256i) -> __m256i {
+fn transpose_lanes(mut x: __m256i) -> __m256i {
     let m1 = _mm256_set1_epi64x(0x00AA_00AA_00AA_00AA);
     let m2 = _mm256_set1_epi64x(0x0000_CCCC_0000_CCCC);
     let m3 = _mm256_set1_epi64x(0x0000_0000_F0F0_F0F0);
@@ -61,11 +61,10 @@ pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]
 
 /// Bit-transpose byte row `j` (`row`, `n` bytes) from byte `i` on into the
 /// bit rows `8 * j ..` of `dest`, rows `n / 8` bytes long.
-///
-/// # Safety
-/// The CPU must support AVX2.
+/// Compiled for AVX2: code not itself compiled for AVX2 calls it only
+/// after checking the CPU.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn fwd_row(row: &[u8], j: usize, mut i: usize, dest: &mut [u8]) {
+pub(super) fn fwd_row(row: &[u8], j: usize, mut i: usize, dest: &mut [u8]) {
     let n = row.len();
     let nb = n / 8;
     assert!(n.is_multiple_of(8) && i.is_multiple_of(8) && dest.len() >= (8 * j + 8) * nb);
@@ -117,11 +116,10 @@ pub(super) unsafe fn bits_rev(ts: usize, n: usize, src: &[u8], bytes: &mut [u8])
 
 /// Gather groups `q..` of the bit rows `8 * j ..` of `src` (rows
 /// `row.len() / 8` bytes long) back into byte row `j` (`row`).
-///
-/// # Safety
-/// The CPU must support AVX2.
+/// Compiled for AVX2: code not itself compiled for AVX2 calls it only
+/// after checking the CPU.
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn rev_row(src: &[u8], j: usize, mut q: usize, row: &mut [u8]) {
+pub(super) fn rev_row(src: &[u8], j: usize, mut q: usize, row: &mut [u8]) {
     let nb = row.len() / 8;
     assert!(row.len().is_multiple_of(8) && src.len() >= (8 * j + 8) * nb);
     while q + 32 <= nb {

@@ -70,7 +70,9 @@ pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]
             let mut v = [_mm512_setzero_si512(); 8];
             for (r, x) in v.iter_mut().enumerate() {
                 // Lane g of register r: group i / 8 + 8r + g.
-                let lanes = _mm512_shuffle_epi8(load(row, i + 64 * r), reverse);
+                // SAFETY: `i + WINDOW <= n` and `64 * r + 64 <= WINDOW`: the
+                // 64 bytes lie inside `row`.
+                let lanes = _mm512_shuffle_epi8(unsafe { load(row, i + 64 * r) }, reverse);
                 // Byte b of lane g: bit row b's byte for that group.
                 let bits = _mm512_gf2p8affine_epi64_epi8::<0>(unit, lanes);
                 // Lane b: bit row b's bytes for the 8 groups of register r.
@@ -79,12 +81,13 @@ pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]
             // Register b: bit row b's bytes for the window's 64 groups.
             net.apply(&mut v);
             for (b, x) in v.iter().enumerate() {
-                store(dest, (8 * j + b) * nb + i / 8, *x);
+                // SAFETY: bit row `8 * j + b < 8 * ts`, bytes `i / 8..i / 8 +
+                // 64` of its `nb` (`i + WINDOW <= n`), inside `dest`.
+                unsafe { store(dest, (8 * j + b) * nb + i / 8, *x) };
             }
             i += WINDOW;
         }
-        // SAFETY: the caller guarantees AVX2.
-        unsafe { super::avx2::fwd_row(row, j, i, dest) };
+        super::avx2::fwd_row(row, j, i, dest);
     }
 }
 
@@ -105,7 +108,9 @@ pub(super) unsafe fn bits_rev(ts: usize, n: usize, src: &[u8], bytes: &mut [u8])
             let mut v = [_mm512_setzero_si512(); 8];
             for (b, x) in v.iter_mut().enumerate() {
                 // Bit row b, groups q..q + 64.
-                *x = load(src, (8 * j + b) * nb + q);
+                // SAFETY: bit row `8 * j + b < 8 * ts`, bytes `q..q + 64`
+                // of its `nb` (`q + WINDOW / 8 <= nb`), inside `src`.
+                *x = unsafe { load(src, (8 * j + b) * nb + q) };
             }
             // Register r, lane b: bit row b's bytes for groups q + 8r ..
             net.apply(&mut v);
@@ -114,11 +119,12 @@ pub(super) unsafe fn bits_rev(ts: usize, n: usize, src: &[u8], bytes: &mut [u8])
                 let lanes = _mm512_permutexvar_epi8(scatter, *x);
                 // Lane g: the 8 bytes of that group.
                 let t = _mm512_gf2p8affine_epi64_epi8::<0>(unit, lanes);
-                store(row, 8 * (q + 8 * r), t);
+                // SAFETY: groups `q + 8 * r..q + 8 * r + 8` are below
+                // `nb`, so their 64 bytes lie inside `row` (`8 * nb` bytes).
+                unsafe { store(row, 8 * (q + 8 * r), t) };
             }
             q += WINDOW / 8;
         }
-        // SAFETY: the caller guarantees AVX2.
-        unsafe { super::avx2::rev_row(src, j, q, row) };
+        super::avx2::rev_row(src, j, q, row);
     }
 }

@@ -22,7 +22,7 @@ use std::arch::aarch64::*;
 
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn load(buf: &[u8], at: usize) -> uint8x16_t {
+fn load(buf: &[u8], at: usize) -> uint8x16_t {
     assert!(at + 16 <= buf.len());
     // SAFETY: the range `at..at + 16` was just checked to lie inside `buf`;
     // `ld1` has no alignment requirement.
@@ -32,7 +32,7 @@ unsafe fn load(buf: &[u8], at: usize) -> uint8x16_t {
 /// The 8 bytes at `buf[at..]` in the low half, zeros in the high half.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn load_half(buf: &[u8], at: usize) -> uint8x16_t {
+fn load_half(buf: &[u8], at: usize) -> uint8x16_t {
     assert!(at + 8 <= buf.len());
     // SAFETY: the range `at..at + 8` was just checked to lie inside `buf`;
     // `ld1` has no alignment requirement.
@@ -42,7 +42,7 @@ unsafe fn load_half(buf: &[u8], at: usize) -> uint8x16_t {
 
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn store(buf: &mut [u8], at: usize, v: uint8x16_t) {
+fn store(buf: &mut [u8], at: usize, v: uint8x16_t) {
     assert!(at + 16 <= buf.len());
     // SAFETY: the range `at..at + 16` was just checked to lie inside `buf`,
     // which is exclusively borrowed; no alignment requirement.
@@ -52,7 +52,7 @@ unsafe fn store(buf: &mut [u8], at: usize, v: uint8x16_t) {
 /// Store the low 8 bytes of `v` at `buf[at..]`.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn store_half(buf: &mut [u8], at: usize, v: uint8x16_t) {
+fn store_half(buf: &mut [u8], at: usize, v: uint8x16_t) {
     assert!(at + 8 <= buf.len());
     // SAFETY: the range `at..at + 8` was just checked to lie inside `buf`,
     // which is exclusively borrowed; no alignment requirement.
@@ -62,7 +62,7 @@ unsafe fn store_half(buf: &mut [u8], at: usize, v: uint8x16_t) {
 /// The 64 bytes at `buf[at..]`, split by index modulo 4.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn ld4(buf: &[u8], at: usize) -> uint8x16x4_t {
+fn ld4(buf: &[u8], at: usize) -> uint8x16x4_t {
     assert!(at + 64 <= buf.len());
     // SAFETY: the range `at..at + 64`, which `ld4` reads, was just checked to
     // lie inside `buf`; no alignment requirement.
@@ -72,7 +72,7 @@ unsafe fn ld4(buf: &[u8], at: usize) -> uint8x16x4_t {
 /// Inverse of [`ld4`].
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn st4(buf: &mut [u8], at: usize, v: uint8x16x4_t) {
+fn st4(buf: &mut [u8], at: usize, v: uint8x16x4_t) {
     assert!(at + 64 <= buf.len());
     // SAFETY: the range `at..at + 64`, which `st4` writes, was just checked
     // to lie inside `buf`, which is exclusively borrowed.
@@ -84,11 +84,7 @@ unsafe fn st4(buf: &mut [u8], at: usize, v: uint8x16x4_t) {
 /// bits of `hi` outside `high` from `lo >> S`.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn swap_bits<const S: i32>(
-    lo: uint8x16_t,
-    hi: uint8x16_t,
-    high: u8,
-) -> (uint8x16_t, uint8x16_t) {
+fn swap_bits<const S: i32>(lo: uint8x16_t, hi: uint8x16_t, high: u8) -> (uint8x16_t, uint8x16_t) {
     let m = vdupq_n_u8(high);
     (
         vbslq_u8(m, vshlq_n_u8::<S>(hi), lo),
@@ -102,7 +98,7 @@ unsafe fn swap_bits<const S: i32>(
 /// with the same bit of the bit index.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn bit_transpose(mut v: [uint8x16_t; 8]) -> [uint8x16_t; 8] {
+fn bit_transpose(mut v: [uint8x16_t; 8]) -> [uint8x16_t; 8] {
     for p in [0, 2, 4, 6] {
         (v[p], v[p + 1]) = swap_bits::<1>(v[p], v[p + 1], 0xAA);
     }
@@ -120,7 +116,7 @@ unsafe fn bit_transpose(mut v: [uint8x16_t; 8]) -> [uint8x16_t; 8] {
 /// r of every group, the groups of `a` first.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn split8(a: uint8x16x4_t, b: uint8x16x4_t) -> [uint8x16_t; 8] {
+fn split8(a: uint8x16x4_t, b: uint8x16x4_t) -> [uint8x16_t; 8] {
     // Byte 4m + k of a run is byte 4 * (m % 2) + k of its group m / 2.
     [
         vuzp1q_u8(a.0, b.0),
@@ -137,7 +133,7 @@ unsafe fn split8(a: uint8x16x4_t, b: uint8x16x4_t) -> [uint8x16_t; 8] {
 /// Inverse of [`split8`].
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn merge8(y: [uint8x16_t; 8]) -> (uint8x16x4_t, uint8x16x4_t) {
+fn merge8(y: [uint8x16_t; 8]) -> (uint8x16x4_t, uint8x16x4_t) {
     (
         uint8x16x4_t(
             vzip1q_u8(y[0], y[4]),
@@ -154,14 +150,14 @@ unsafe fn merge8(y: [uint8x16_t; 8]) -> (uint8x16x4_t, uint8x16x4_t) {
     )
 }
 
-/// `bytes` holds `ts` byte rows of `n` bytes (`n % 8 == 0`); writes the
+/// `bytes` holds `ts` byte rows of `n` bytes (`n.is_multiple_of(8)`); writes the
 /// `8 * ts` bit rows of `n / 8` bytes into `dest`.
 ///
 /// # Safety
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]) {
-    assert!(n % 8 == 0 && bytes.len() == n * ts && dest.len() == n * ts);
+    assert!(n.is_multiple_of(8) && bytes.len() == n * ts && dest.len() == n * ts);
     let nb = n / 8;
     for (j, row) in bytes.chunks_exact(n).enumerate() {
         let mut i = 0;
@@ -192,7 +188,7 @@ pub(super) unsafe fn bits_fwd(ts: usize, n: usize, bytes: &[u8], dest: &mut [u8]
 /// The CPU must support NEON.
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn bits_rev(ts: usize, n: usize, src: &[u8], bytes: &mut [u8]) {
-    assert!(n % 8 == 0 && src.len() == n * ts && bytes.len() == n * ts);
+    assert!(n.is_multiple_of(8) && src.len() == n * ts && bytes.len() == n * ts);
     let nb = n / 8;
     for (j, row) in bytes.chunks_exact_mut(n).enumerate() {
         let mut q = 0;

@@ -11,7 +11,7 @@ use std::arch::x86_64::*;
 
 #[inline]
 #[target_feature(enable = "sse2")]
-unsafe fn load(buf: &[u8], at: usize) -> __m128i {
+fn load(buf: &[u8], at: usize) -> __m128i {
     assert!(at + 16 <= buf.len());
     // SAFETY: the range `at..at + 16` was just checked to lie inside `buf`;
     // the load is unaligned.
@@ -20,7 +20,7 @@ unsafe fn load(buf: &[u8], at: usize) -> __m128i {
 
 #[inline]
 #[target_feature(enable = "sse2")]
-unsafe fn store(buf: &mut [u8], at: usize, v: __m128i) {
+fn store(buf: &mut [u8], at: usize, v: __m128i) {
     assert!(at + 16 <= buf.len());
     // SAFETY: the range `at..at + 16` was just checked to lie inside `buf`,
     // which is exclusively borrowed; the store is unaligned.
@@ -30,7 +30,7 @@ unsafe fn store(buf: &mut [u8], at: usize, v: __m128i) {
 /// `super::transpose_8x8` applied to both 64-bit lanes.
 #[inline]
 #[target_feature(enable = "sse2")]
-unsafe fn transpose_lanes(mut x: __m128i) -> __m128i {
+fn transpose_lanes(mut x: __m128i) -> __m128i {
     let m1 = _mm_set1_epi64x(0x00AA_00AA_00AA_00AA);
     let m2 = _mm_set1_epi64x(0x0000_CCCC_0000_CCCC);
     let m3 = _mm_set1_epi64x(0x0000_0000_F0F0_F0F0);

@@ -12,19 +12,17 @@
 //!
 //! Filters that need the super-chunk (bytedelta with meta 0 takes the
 //! typesize of the super-chunk; ndcell and ndmean read its "b2nd" metalayer
-//! and, when decoding, its typesize) reach it through [`SchunkHooks`], which
-//! the C layer installs.
+//! and, when decoding, its typesize) reach it through the
+//! [`crate::plugin::SchunkContext`] of their [`CallInfo`].
 
-pub mod b2nd_meta;
 pub mod bytedelta;
 pub mod int_trunc;
 pub mod ndcell;
 pub mod ndmean;
 
-use crate::chunk::user_filter::{FilterPlugin, RegisteredFilter};
-use crate::codec::CallInfo;
 use crate::error::Error;
-use std::sync::{Arc, OnceLock};
+use crate::plugin::{CallInfo, FilterPlugin, RegisteredFilter};
+use std::sync::Arc;
 
 /// `BLOSC_FILTER_NDCELL`.
 pub const NDCELL: u8 = 32;
@@ -37,61 +35,6 @@ pub const BYTEDELTA: u8 = 35;
 /// `BLOSC_FILTER_INT_TRUNC`.
 pub const INT_TRUNC: u8 = 36;
 
-/// Access to the super-chunk behind the opaque `schunk` of a [`CallInfo`].
-/// Installed once by the C layer (which owns the `blosc2_schunk` layout).
-#[derive(Clone, Copy)]
-pub struct SchunkHooks {
-    /// The super-chunk's typesize.
-    pub typesize: fn(schunk: usize) -> Option<i32>,
-    /// The content of a fixed-length metalayer.
-    pub meta: fn(schunk: usize, name: &str) -> Option<Vec<u8>>,
-}
-
-static HOOKS: OnceLock<SchunkHooks> = OnceLock::new();
-
-/// Install the super-chunk accessors (the first call wins).
-pub fn set_schunk_hooks(h: SchunkHooks) {
-    let _ = HOOKS.set(h);
-}
-
-/// The typesize of the super-chunk of `info`, falling back to the typesize of
-/// the parameters when there is a super-chunk the hooks cannot read or only
-/// the array shapes.  `None` without either.
-pub fn schunk_typesize(info: &CallInfo) -> Option<i32> {
-    if info.schunk == 0 {
-        // An array known to the engine: the parameters' typesize is its own.
-        return info.array.map(|_| info.typesize);
-    }
-    HOOKS
-        .get()
-        .and_then(|h| (h.typesize)(info.schunk))
-        .or(Some(info.typesize))
-}
-
-/// A metalayer of the super-chunk of `info` (`None` without a super-chunk,
-/// without hooks, or when it has no such metalayer).  "b2nd" comes from the
-/// array shapes of `info` when the engine gave them.
-pub fn schunk_meta(info: &CallInfo, name: &str) -> Option<Vec<u8>> {
-    if name == "b2nd" {
-        if let Some(a) = &info.array {
-            // The shapes the engine passed: the metalayer they make (the
-            // plugins read only the shapes of it).
-            return crate::b2nd::meta::serialize(
-                a.shape(),
-                a.chunkshape(),
-                a.blockshape(),
-                crate::b2nd::meta::DEFAULT_DTYPE,
-                0,
-            )
-            .ok();
-        }
-    }
-    if info.schunk == 0 {
-        return None;
-    }
-    HOOKS.get().and_then(|h| (h.meta)(info.schunk, name))
-}
-
 const SUCCESS: i32 = 0;
 
 struct ByteDelta(bytedelta::Flavour);
@@ -103,7 +46,7 @@ impl ByteDelta {
         if info.meta != 0 {
             return Some(info.meta as usize);
         }
-        match schunk_typesize(info) {
+        match info.schunk_typesize() {
             Some(t) if t > 0 => Some(t as usize),
             _ => None,
         }

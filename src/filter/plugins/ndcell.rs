@@ -23,10 +23,9 @@
 //! side of 0, and a cell (`c^ndim` items) larger than the block, as the
 //! reference does.  The walk over the cells is shared with ndmean.
 
-use super::{b2nd_meta, schunk_meta, schunk_typesize, SUCCESS};
-use crate::chunk::user_filter::FilterPlugin;
-use crate::codec::CallInfo;
+use super::SUCCESS;
 use crate::error::Error;
+use crate::plugin::{CallInfo, FilterPlugin, MetaReading};
 
 /// Most dimensions ndcell and ndmean work with (`NDCELL_MAX_DIM`,
 /// `NDMEAN_MAX_DIM` of the reference).
@@ -36,8 +35,7 @@ pub const MAX_DIM: usize = 8;
 /// 1..=[`MAX_DIM`] dimensions (values not yet checked).  `None` without a
 /// super-chunk, without the metalayer or when it cannot be read.
 pub(super) fn b2nd_blockshape(info: &CallInfo) -> Option<Vec<i32>> {
-    let meta = schunk_meta(info, "b2nd")?;
-    let shapes = b2nd_meta::parse_lenient(&meta)?;
+    let shapes = info.array_shapes(MetaReading::AsReference)?;
     (1..=MAX_DIM)
         .contains(&shapes.ndim())
         .then_some(shapes.blockshape)
@@ -233,7 +231,7 @@ impl FilterPlugin for NdCell {
 
     fn backward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _id: u8) -> i32 {
         // Decoding takes the item size of the super-chunk, as the reference.
-        let typesize = schunk_typesize(info).unwrap_or(0);
+        let typesize = info.schunk_typesize().unwrap_or(0);
         let Some((block, side)) = geometry(info, typesize, src.len()) else {
             return Error::Failure.code();
         };

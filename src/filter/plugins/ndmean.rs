@@ -23,10 +23,9 @@
 //! same, so chunks stay byte-compatible both ways.
 
 use super::ndcell::{b2nd_blockshape, block_dims, scatter, walk_cells};
-use super::{schunk_typesize, SUCCESS};
-use crate::chunk::user_filter::FilterPlugin;
-use crate::codec::CallInfo;
+use super::SUCCESS;
 use crate::error::Error;
+use crate::plugin::{CallInfo, FilterPlugin};
 
 /// The cell shape for the meta byte and block shape: the side (a positive
 /// signed byte) clipped to each block dimension.  `None` for a side of 0 or
@@ -164,7 +163,7 @@ impl FilterPlugin for NdMean {
     fn backward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, _id: u8) -> i32 {
         // The super-chunk's item size, narrowed to a signed byte as the
         // reference does.
-        let ts = schunk_typesize(info).unwrap_or(0) as i8;
+        let ts = info.schunk_typesize().unwrap_or(0) as i8;
         if ts <= 0 {
             return Error::Failure.code();
         }

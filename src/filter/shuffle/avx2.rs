@@ -13,7 +13,7 @@ const STEP: usize = 32;
 
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn stage<const N: usize>(v: [__m256i; N]) -> [__m256i; N] {
+fn stage<const N: usize>(v: [__m256i; N]) -> [__m256i; N] {
     let h = N / 2;
     let mut out = [_mm256_setzero_si256(); N];
     for p in 0..h {
@@ -25,7 +25,7 @@ unsafe fn stage<const N: usize>(v: [__m256i; N]) -> [__m256i; N] {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn stages<const N: usize>(mut v: [__m256i; N], count: u32) -> [__m256i; N] {
+fn stages<const N: usize>(mut v: [__m256i; N], count: u32) -> [__m256i; N] {
     for _ in 0..count {
         v = stage(v);
     }
@@ -84,16 +84,23 @@ unsafe fn store_pair(buf: &mut [u8], lo: usize, hi: usize, v: __m256i) {
 }
 
 /// The shuffled rows of elements `i..i + STEP`, one register per row.
+///
+/// # Safety
+/// `src` holds elements `i..i + STEP` of `T` bytes each.
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn shuffle_step<const T: usize>(src: &[u8], i: usize) -> [__m256i; T] {
     let mut v = [_mm256_setzero_si256(); T];
     for (k, r) in v.iter_mut().enumerate() {
-        *r = load_pair(src, i * T + 16 * k, (i + 16) * T + 16 * k);
+        // SAFETY: both 16-byte pieces lie inside elements `i..i + 32`
+        // (`16 * k + 16 <= 16 * T`), which the caller guarantees `src` holds.
+        *r = unsafe { load_pair(src, i * T + 16 * k, (i + 16) * T + 16 * k) };
     }
     stages(v, 4)
 }
 
+/// # Safety
+/// `src` and `dest` hold `n` elements of `T` bytes each.
 #[target_feature(enable = "avx2")]
 unsafe fn shuffle_pow2<const T: usize>(
     n: usize,
@@ -108,24 +115,35 @@ unsafe fn shuffle_pow2<const T: usize>(
     // for the same L1 set, and a half-written line gets evicted and read
     // back before its second half arrives.
     while i + 2 * STEP <= n {
-        let a = shuffle_step::<T>(src, i);
-        let b = shuffle_step::<T>(src, i + STEP);
-        for j in 0..T {
-            store(dest, j * n + i, a[j]);
-            store(dest, j * n + i + STEP, b[j]);
+        // SAFETY: elements `i..i + 2 * STEP` exist (`i + 2 * STEP <= n`);
+        // row `j < T` is written at columns `i..i + 2 * STEP`, ending by
+        // `T * n`.
+        unsafe {
+            let a = shuffle_step::<T>(src, i);
+            let b = shuffle_step::<T>(src, i + STEP);
+            for j in 0..T {
+                store(dest, j * n + i, a[j]);
+                store(dest, j * n + i + STEP, b[j]);
+            }
         }
         i += 2 * STEP;
     }
     while i + STEP <= n {
-        let v = shuffle_step::<T>(src, i);
-        for (j, r) in v.iter().enumerate() {
-            store(dest, j * n + i, *r);
+        // SAFETY: as above, for one step (`i + STEP <= n`).
+        unsafe {
+            let v = shuffle_step::<T>(src, i);
+            for (j, r) in v.iter().enumerate() {
+                store(dest, j * n + i, *r);
+            }
         }
         i += STEP;
     }
     i
 }
 
+/// # Safety
+/// `src` and `dest` hold `n` elements of `T` bytes each; with `NT`, `dest`
+/// at element `start` is 16-byte aligned.
 #[target_feature(enable = "avx2")]
 unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
     n: usize,
@@ -137,16 +155,17 @@ unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
     while i + STEP <= n {
         let mut v = [_mm256_setzero_si256(); T];
         for (j, r) in v.iter_mut().enumerate() {
-            *r = load(src, j * n + i);
+            // SAFETY: row `j < T` at columns `i..i + STEP`, with
+            // `i + STEP <= n`, ends by `T * n`.
+            *r = unsafe { load(src, j * n + i) };
         }
         let v = stages(v, T.trailing_zeros());
         // Register k holds bytes 16k.. of the low block in its low lane and
         // of the high block in its high lane; pair registers up for 32-byte
         // stores, written in address order: the low block's `T / 2` stores,
-        // then the high block's.  (Alternating between the two blocks put
-        // consecutive stores in different cache lines, which an Intel core
-        // commits more slowly when the output misses the cache: 64 KiB
-        // lz4+shuffle chunks decompressed 8% slower than the reference's.)
+        // then the high block's.  (Alternating between the two blocks puts
+        // consecutive stores in different cache lines, which Intel cores
+        // commit more slowly when the output misses the cache.)
         for half in 0..2 {
             for m in 0..T / 2 {
                 let r = if half == 0 {
@@ -155,10 +174,16 @@ unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
                     _mm256_permute2x128_si256::<0x31>(v[2 * m], v[2 * m + 1])
                 };
                 let at = (i + 16 * half) * T + 32 * m;
-                if NT {
-                    store_nt(dest, at, r);
-                } else {
-                    store(dest, at, r);
+                // SAFETY: `at + 32` is at most `(i + 32) * T`, inside the
+                // `n` elements; every `at` is `start * T` plus a multiple of
+                // 32, so aligned whenever the first one is (required by
+                // the caller for `NT`).
+                unsafe {
+                    if NT {
+                        store_nt(dest, at, r);
+                    } else {
+                        store(dest, at, r);
+                    }
                 }
             }
         }
@@ -201,18 +226,25 @@ fn columns(ts: usize) -> impl Iterator<Item = usize> {
     (0..full).map(|c| c * 16).chain(extra)
 }
 
+/// # Safety
+/// `src` and `dest` hold `n` elements of `ts` bytes each.
 #[target_feature(enable = "avx2")]
 unsafe fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         for c in columns(ts) {
             let mut v = [_mm256_setzero_si256(); 16];
-            for (e, r) in v.iter_mut().enumerate() {
-                *r = load_pair(src, (i + e) * ts + c, (i + 16 + e) * ts + c);
-            }
-            let v = stages(v, 4);
-            for (jj, r) in v.iter().enumerate() {
-                store(dest, (c + jj) * n + i, *r);
+            // SAFETY: `c + 16 <= ts` (see `columns`) and `i + STEP <= n`:
+            // the loads read bytes `c..c + 16` of elements below `n`, the
+            // stores write row `c + jj < ts` at columns `i..i + STEP`.
+            unsafe {
+                for (e, r) in v.iter_mut().enumerate() {
+                    *r = load_pair(src, (i + e) * ts + c, (i + 16 + e) * ts + c);
+                }
+                let v = stages(v, 4);
+                for (jj, r) in v.iter().enumerate() {
+                    store(dest, (c + jj) * n + i, *r);
+                }
             }
         }
         i += STEP;
@@ -220,18 +252,23 @@ unsafe fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usiz
     i
 }
 
+/// # Safety
+/// `src` and `dest` hold `n` elements of `ts` bytes each.
 #[target_feature(enable = "avx2")]
 unsafe fn unshuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         for c in columns(ts) {
             let mut v = [_mm256_setzero_si256(); 16];
-            for (jj, r) in v.iter_mut().enumerate() {
-                *r = load(src, (c + jj) * n + i);
-            }
-            let v = stages(v, 4);
-            for (e, r) in v.iter().enumerate() {
-                store_pair(dest, (i + e) * ts + c, (i + 16 + e) * ts + c, *r);
+            // SAFETY: the mirror of `shuffle_wide`, with the same bounds.
+            unsafe {
+                for (jj, r) in v.iter_mut().enumerate() {
+                    *r = load(src, (c + jj) * n + i);
+                }
+                let v = stages(v, 4);
+                for (e, r) in v.iter().enumerate() {
+                    store_pair(dest, (i + e) * ts + c, (i + 16 + e) * ts + c, *r);
+                }
             }
         }
         i += STEP;
@@ -255,14 +292,17 @@ pub(super) unsafe fn shuffle(
 ) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
     assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
-    match ts {
-        2 => shuffle_pow2::<2>(n, start, src, dest),
-        4 => shuffle_pow2::<4>(n, start, src, dest),
-        8 => shuffle_pow2::<8>(n, start, src, dest),
-        16 => shuffle_pow2::<16>(n, start, src, dest),
-        t if t > 16 => shuffle_wide(ts, n, src, dest),
-        // SAFETY: AVX2 implies SSE2.
-        _ => unsafe { super::sse2::shuffle(ts, n, src, dest) },
+    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted above),
+    // which is what every kernel below needs; AVX2 implies SSE2.
+    unsafe {
+        match ts {
+            2 => shuffle_pow2::<2>(n, start, src, dest),
+            4 => shuffle_pow2::<4>(n, start, src, dest),
+            8 => shuffle_pow2::<8>(n, start, src, dest),
+            16 => shuffle_pow2::<16>(n, start, src, dest),
+            t if t > 16 => shuffle_wide(ts, n, src, dest),
+            _ => super::sse2::shuffle(ts, n, src, dest),
+        }
     }
 }
 
@@ -287,17 +327,20 @@ pub(super) unsafe fn unshuffle(
     // Every store of the pow2 kernels lands at a multiple of 32 bytes from
     // the first one, so an aligned first store keeps them all aligned.
     let nt = streaming && (dest.as_ptr() as usize + start * ts).is_multiple_of(16);
-    match (ts, nt) {
-        (2, false) => unshuffle_pow2::<2, false>(n, start, src, dest),
-        (4, false) => unshuffle_pow2::<4, false>(n, start, src, dest),
-        (8, false) => unshuffle_pow2::<8, false>(n, start, src, dest),
-        (16, false) => unshuffle_pow2::<16, false>(n, start, src, dest),
-        (2, true) => unshuffle_pow2::<2, true>(n, start, src, dest),
-        (4, true) => unshuffle_pow2::<4, true>(n, start, src, dest),
-        (8, true) => unshuffle_pow2::<8, true>(n, start, src, dest),
-        (16, true) => unshuffle_pow2::<16, true>(n, start, src, dest),
-        (t, _) if t > 16 => unshuffle_wide(ts, n, src, dest),
-        // SAFETY: AVX2 implies SSE2.
-        _ => unsafe { super::sse2::unshuffle(ts, n, src, dest) },
+    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted above),
+    // `nt` only when the first store is aligned; AVX2 implies SSE2.
+    unsafe {
+        match (ts, nt) {
+            (2, false) => unshuffle_pow2::<2, false>(n, start, src, dest),
+            (4, false) => unshuffle_pow2::<4, false>(n, start, src, dest),
+            (8, false) => unshuffle_pow2::<8, false>(n, start, src, dest),
+            (16, false) => unshuffle_pow2::<16, false>(n, start, src, dest),
+            (2, true) => unshuffle_pow2::<2, true>(n, start, src, dest),
+            (4, true) => unshuffle_pow2::<4, true>(n, start, src, dest),
+            (8, true) => unshuffle_pow2::<8, true>(n, start, src, dest),
+            (16, true) => unshuffle_pow2::<16, true>(n, start, src, dest),
+            (t, _) if t > 16 => unshuffle_wide(ts, n, src, dest),
+            _ => super::sse2::unshuffle(ts, n, src, dest),
+        }
     }
 }

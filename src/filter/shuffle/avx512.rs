@@ -10,21 +10,16 @@
 //! permute is replaced by its inverse.
 //!
 //! Other typesizes, and non-temporal stores, are left to the AVX2 kernel,
-//! and so is unshuffling typesizes 4 and 8, where it measured faster on the
-//! one AVX-512 machine at hand (Zen 5, `KERNELS_LEN=65536` and `262144 cargo
-//! bench --bench kernels`, 2026-11-25: typesize 4 at 80-83 GB/s here
-//! against 102-103 for AVX2, typesize 8 at 88-94 against 96 at 64 KiB).
-//! Shuffling typesize 8 measured slower here on its own (66-70 against 79-80
-//! GB/s) but faster inside the compressor: the one-thread, 64 KiB lz4 +
-//! shuffle rows of `cargo bench --bench vs_reference` went from 0.98 of the
-//! reference's compression speed to 1.06-1.08 (blosclz 1.08 to 1.13-1.14),
-//! so the compressor's numbers decided.  The kernels themselves work for
-//! every power of two 2..=16, and the tests run them all.
+//! and so is unshuffling typesizes 4 and 8, where the AVX2 kernel is the
+//! faster one (`cargo bench --bench kernels`).  Shuffling typesize 8 is
+//! slower than AVX2 in that benchmark but faster inside the compressor
+//! (`cargo bench --bench vs_reference`), whose speed is what counts; see
+//! docs/performance.md.  The kernels themselves work for every power of two
+//! 2..=16, and the tests run them all.
 //!
-//! Folding the in-register byte permutes into the first or last round of
-//! the transpose (two-source byte permutes, `vpermt2b`, one instruction
-//! less per register) was tried and measured slower on that machine
-//! (unshuffle typesize 16: 24 GB/s instead of 56).
+//! The in-register byte permutes are not folded into the first or last
+//! round of the transpose (two-source byte permutes, `vpermt2b`, one
+//! instruction less per register): that runs at half the speed.
 
 use std::arch::x86_64::*;
 
@@ -139,6 +134,8 @@ pub(crate) unsafe fn store(buf: &mut [u8], at: usize, v: __m512i) {
     unsafe { _mm512_storeu_si512(buf.as_mut_ptr().add(at) as *mut __m512i, v) }
 }
 
+/// # Safety
+/// `src` and `dest` hold `n` elements of `T` bytes each.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn shuffle_pow2<const T: usize>(
     n: usize,
@@ -151,18 +148,25 @@ unsafe fn shuffle_pow2<const T: usize>(
     let mut i = start;
     while i + STEP <= n {
         let mut v = [_mm512_setzero_si512(); T];
-        for (r, x) in v.iter_mut().enumerate() {
-            *x = _mm512_permutexvar_epi8(idx, load(src, i * T + 64 * r));
-        }
-        net.apply(&mut v);
-        for (j, x) in v.iter().enumerate() {
-            store(dest, j * n + i, *x);
+        // SAFETY: `i + 64 <= n`: the loads read elements `i..i + 64`
+        // (register `r < T` ends at `(i + 64) * T`), the stores write row
+        // `j < T` at columns `i..i + 64`, ending by `T * n`.
+        unsafe {
+            for (r, x) in v.iter_mut().enumerate() {
+                *x = _mm512_permutexvar_epi8(idx, load(src, i * T + 64 * r));
+            }
+            net.apply(&mut v);
+            for (j, x) in v.iter().enumerate() {
+                store(dest, j * n + i, *x);
+            }
         }
         i += STEP;
     }
     i
 }
 
+/// # Safety
+/// `src` and `dest` hold `n` elements of `T` bytes each.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 unsafe fn unshuffle_pow2<const T: usize>(
     n: usize,
@@ -175,12 +179,15 @@ unsafe fn unshuffle_pow2<const T: usize>(
     let mut i = start;
     while i + STEP <= n {
         let mut v = [_mm512_setzero_si512(); T];
-        for (j, x) in v.iter_mut().enumerate() {
-            *x = load(src, j * n + i);
-        }
-        net.apply(&mut v);
-        for (r, x) in v.iter().enumerate() {
-            store(dest, i * T + 64 * r, _mm512_permutexvar_epi8(idx, *x));
+        // SAFETY: the mirror of `shuffle_pow2`, with the same bounds.
+        unsafe {
+            for (j, x) in v.iter_mut().enumerate() {
+                *x = load(src, j * n + i);
+            }
+            net.apply(&mut v);
+            for (r, x) in v.iter().enumerate() {
+                store(dest, i * T + 64 * r, _mm512_permutexvar_epi8(idx, *x));
+            }
         }
         i += STEP;
     }
@@ -204,13 +211,16 @@ pub(super) unsafe fn shuffle(
 ) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
     assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
-    match ts {
-        2 => shuffle_pow2::<2>(n, start, src, dest),
-        4 => shuffle_pow2::<4>(n, start, src, dest),
-        8 => shuffle_pow2::<8>(n, start, src, dest),
-        16 => shuffle_pow2::<16>(n, start, src, dest),
-        // SAFETY: the caller guarantees AVX2.
-        _ => unsafe { super::avx2::shuffle(ts, n, start, src, dest) },
+    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted
+    // above), which every kernel below needs; the caller guarantees AVX2.
+    unsafe {
+        match ts {
+            2 => shuffle_pow2::<2>(n, start, src, dest),
+            4 => shuffle_pow2::<4>(n, start, src, dest),
+            8 => shuffle_pow2::<8>(n, start, src, dest),
+            16 => shuffle_pow2::<16>(n, start, src, dest),
+            _ => super::avx2::shuffle(ts, n, start, src, dest),
+        }
     }
 }
 
@@ -231,11 +241,14 @@ pub(super) unsafe fn unshuffle(
 ) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
     assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
-    match (ts, streaming) {
-        (2, false) => unshuffle_pow2::<2>(n, start, src, dest),
-        (16, false) => unshuffle_pow2::<16>(n, start, src, dest),
-        // SAFETY: the caller guarantees AVX2.
-        _ => unsafe { super::avx2::unshuffle(ts, n, start, src, dest, streaming) },
+    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted
+    // above), which every kernel below needs; the caller guarantees AVX2.
+    unsafe {
+        match (ts, streaming) {
+            (2, false) => unshuffle_pow2::<2>(n, start, src, dest),
+            (16, false) => unshuffle_pow2::<16>(n, start, src, dest),
+            _ => super::avx2::unshuffle(ts, n, start, src, dest, streaming),
+        }
     }
 }
 

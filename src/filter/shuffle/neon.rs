@@ -26,18 +26,18 @@ const STEP: usize = 16;
 
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn load(buf: &[u8], at: usize) -> uint8x16_t {
-    debug_assert!(at + 16 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 16 <= buf.len()`; `ld1`
+fn load(buf: &[u8], at: usize) -> uint8x16_t {
+    assert!(at + 16 <= buf.len());
+    // SAFETY: `at + 16 <= buf.len()` was just checked; `ld1`
     // has no alignment requirement.
     unsafe { vld1q_u8(buf.as_ptr().add(at)) }
 }
 
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn store(buf: &mut [u8], at: usize, v: uint8x16_t) {
-    debug_assert!(at + 16 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 16 <= buf.len()`; `buf` is
+fn store(buf: &mut [u8], at: usize, v: uint8x16_t) {
+    assert!(at + 16 <= buf.len());
+    // SAFETY: `at + 16 <= buf.len()` was just checked; `buf` is
     // exclusively borrowed and `st1` has no alignment requirement.
     unsafe { vst1q_u8(buf.as_mut_ptr().add(at), v) }
 }
@@ -45,7 +45,7 @@ unsafe fn store(buf: &mut [u8], at: usize, v: uint8x16_t) {
 /// A register holding the 16 given bytes.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn from_bytes(bytes: [u8; 16]) -> uint8x16_t {
+fn from_bytes(bytes: [u8; 16]) -> uint8x16_t {
     // SAFETY: `bytes` is a local array of exactly 16 bytes.
     unsafe { vld1q_u8(bytes.as_ptr()) }
 }
@@ -53,9 +53,9 @@ unsafe fn from_bytes(bytes: [u8; 16]) -> uint8x16_t {
 /// The 32 bytes at `buf[at..]`, split by index modulo 2.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn ld2(buf: &[u8], at: usize) -> uint8x16x2_t {
-    debug_assert!(at + 32 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 32 <= buf.len()`, the
+fn ld2(buf: &[u8], at: usize) -> uint8x16x2_t {
+    assert!(at + 32 <= buf.len());
+    // SAFETY: `at + 32 <= buf.len()` was just checked: those are the
     // bytes `ld2` reads; no alignment requirement.
     unsafe { vld2q_u8(buf.as_ptr().add(at)) }
 }
@@ -63,9 +63,9 @@ unsafe fn ld2(buf: &[u8], at: usize) -> uint8x16x2_t {
 /// The 48 bytes at `buf[at..]`, split by index modulo 3.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn ld3(buf: &[u8], at: usize) -> uint8x16x3_t {
-    debug_assert!(at + 48 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 48 <= buf.len()`, the
+fn ld3(buf: &[u8], at: usize) -> uint8x16x3_t {
+    assert!(at + 48 <= buf.len());
+    // SAFETY: `at + 48 <= buf.len()` was just checked: those are the
     // bytes `ld3` reads; no alignment requirement.
     unsafe { vld3q_u8(buf.as_ptr().add(at)) }
 }
@@ -73,9 +73,9 @@ unsafe fn ld3(buf: &[u8], at: usize) -> uint8x16x3_t {
 /// The 64 bytes at `buf[at..]`, split by index modulo 4.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn ld4(buf: &[u8], at: usize) -> uint8x16x4_t {
-    debug_assert!(at + 64 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 64 <= buf.len()`, the
+fn ld4(buf: &[u8], at: usize) -> uint8x16x4_t {
+    assert!(at + 64 <= buf.len());
+    // SAFETY: `at + 64 <= buf.len()` was just checked: those are the
     // bytes `ld4` reads; no alignment requirement.
     unsafe { vld4q_u8(buf.as_ptr().add(at)) }
 }
@@ -83,9 +83,9 @@ unsafe fn ld4(buf: &[u8], at: usize) -> uint8x16x4_t {
 /// Inverse of [`ld2`].
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn st2(buf: &mut [u8], at: usize, v: uint8x16x2_t) {
-    debug_assert!(at + 32 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 32 <= buf.len()`, the
+fn st2(buf: &mut [u8], at: usize, v: uint8x16x2_t) {
+    assert!(at + 32 <= buf.len());
+    // SAFETY: `at + 32 <= buf.len()` was just checked: those are the
     // bytes `st2` writes; `buf` is exclusively borrowed.
     unsafe { vst2q_u8(buf.as_mut_ptr().add(at), v) }
 }
@@ -93,9 +93,9 @@ unsafe fn st2(buf: &mut [u8], at: usize, v: uint8x16x2_t) {
 /// Inverse of [`ld3`].
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn st3(buf: &mut [u8], at: usize, v: uint8x16x3_t) {
-    debug_assert!(at + 48 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 48 <= buf.len()`, the
+fn st3(buf: &mut [u8], at: usize, v: uint8x16x3_t) {
+    assert!(at + 48 <= buf.len());
+    // SAFETY: `at + 48 <= buf.len()` was just checked: those are the
     // bytes `st3` writes; `buf` is exclusively borrowed.
     unsafe { vst3q_u8(buf.as_mut_ptr().add(at), v) }
 }
@@ -103,9 +103,9 @@ unsafe fn st3(buf: &mut [u8], at: usize, v: uint8x16x3_t) {
 /// Inverse of [`ld4`].
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn st4(buf: &mut [u8], at: usize, v: uint8x16x4_t) {
-    debug_assert!(at + 64 <= buf.len());
-    // SAFETY: callers only pass offsets with `at + 64 <= buf.len()`, the
+fn st4(buf: &mut [u8], at: usize, v: uint8x16x4_t) {
+    assert!(at + 64 <= buf.len());
+    // SAFETY: `at + 64 <= buf.len()` was just checked: those are the
     // bytes `st4` writes; `buf` is exclusively borrowed.
     unsafe { vst4q_u8(buf.as_mut_ptr().add(at), v) }
 }
@@ -115,7 +115,7 @@ unsafe fn st4(buf: &mut [u8], at: usize, v: uint8x16x4_t) {
 /// even bytes for p < g/2 and its odd bytes for p >= g/2 (in order).
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn unzip_round(v: [uint8x16_t; 4], g: usize) -> [uint8x16_t; 4] {
+fn unzip_round(v: [uint8x16_t; 4], g: usize) -> [uint8x16_t; 4] {
     let h = g / 2;
     let mut out = v;
     for p in 0..h {
@@ -128,7 +128,7 @@ unsafe fn unzip_round(v: [uint8x16_t; 4], g: usize) -> [uint8x16_t; 4] {
 /// Inverse of [`unzip_round`].
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn zip_round(v: [uint8x16_t; 4], g: usize) -> [uint8x16_t; 4] {
+fn zip_round(v: [uint8x16_t; 4], g: usize) -> [uint8x16_t; 4] {
     let h = g / 2;
     let mut out = v;
     for p in 0..h {
@@ -142,7 +142,7 @@ unsafe fn zip_round(v: [uint8x16_t; 4], g: usize) -> [uint8x16_t; 4] {
 /// at `src[at..]`, for T in {2, 3, 4, 8, 16}.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn split16<const T: usize>(src: &[u8], at: usize) -> [uint8x16_t; T] {
+fn split16<const T: usize>(src: &[u8], at: usize) -> [uint8x16_t; T] {
     let zero = vdupq_n_u8(0);
     let mut rows = [zero; T];
     match T {
@@ -183,7 +183,7 @@ unsafe fn split16<const T: usize>(src: &[u8], at: usize) -> [uint8x16_t; T] {
 /// `rows` to `dest[at..at + 16 * T]`.
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn merge16<const T: usize>(rows: [uint8x16_t; T], dest: &mut [u8], at: usize) {
+fn merge16<const T: usize>(rows: [uint8x16_t; T], dest: &mut [u8], at: usize) {
     match T {
         2 => st2(dest, at, uint8x16x2_t(rows[0], rows[1])),
         3 => st3(dest, at, uint8x16x3_t(rows[0], rows[1], rows[2])),
@@ -218,11 +218,7 @@ unsafe fn merge16<const T: usize>(rows: [uint8x16_t; T], dest: &mut [u8], at: us
 /// receives 16R contiguous bytes at once (rows are `n` bytes apart, often a
 /// multiple of 4 KiB, and compete for the same cache sets).
 #[target_feature(enable = "neon")]
-unsafe fn shuffle_split<const T: usize, const R: usize>(
-    n: usize,
-    src: &[u8],
-    dest: &mut [u8],
-) -> usize {
+fn shuffle_split<const T: usize, const R: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let zero = vdupq_n_u8(0);
     let mut i = 0;
     while i + R * STEP <= n {
@@ -249,7 +245,7 @@ unsafe fn shuffle_split<const T: usize, const R: usize>(
 
 /// Unshuffle for T in {2, 3, 4, 8, 16}.
 #[target_feature(enable = "neon")]
-unsafe fn unshuffle_split<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+fn unshuffle_split<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         let mut rows = [vdupq_n_u8(0); T];
@@ -266,7 +262,7 @@ unsafe fn unshuffle_split<const T: usize>(n: usize, src: &[u8], dest: &mut [u8])
 /// (every index must be below 16T).
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn lookup<const T: usize>(table: &[uint8x16_t; T], idx: uint8x16_t) -> uint8x16_t {
+fn lookup<const T: usize>(table: &[uint8x16_t; T], idx: uint8x16_t) -> uint8x16_t {
     let mut acc = vdupq_n_u8(0);
     let mut g = 0;
     while g < T {
@@ -287,7 +283,7 @@ unsafe fn lookup<const T: usize>(table: &[uint8x16_t; T], idx: uint8x16_t) -> ui
 
 /// Shuffle for the typesizes below 16 that [`shuffle_split`] does not take.
 #[target_feature(enable = "neon")]
-unsafe fn shuffle_table<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+fn shuffle_table<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     // Row j of a step is made of the bytes j, T + j, 2T + j, ... of the
     // step's 16T bytes.
     let mut idx = [vdupq_n_u8(0); T];
@@ -310,7 +306,7 @@ unsafe fn shuffle_table<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -
 
 /// Inverse of [`shuffle_table`].
 #[target_feature(enable = "neon")]
-unsafe fn unshuffle_table<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+fn unshuffle_table<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     // Output byte p = 16r + x of a step is byte p % T of element p / T, found
     // at position p / T of row p % T, i.e. at 16 * (p % T) + p / T in the
     // table of the T rows.
@@ -340,7 +336,7 @@ unsafe fn unshuffle_table<const T: usize>(n: usize, src: &[u8], dest: &mut [u8])
 /// transpose (and back).
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn transpose_round(v: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
+fn transpose_round(v: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
     let mut out = v;
     for p in 0..8 {
         out[2 * p] = vzip1q_u8(v[p], v[p + 8]);
@@ -351,7 +347,7 @@ unsafe fn transpose_round(v: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
 
 #[inline]
 #[target_feature(enable = "neon")]
-unsafe fn transpose16(mut v: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
+fn transpose16(mut v: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
     for _ in 0..4 {
         v = transpose_round(v);
     }
@@ -361,13 +357,17 @@ unsafe fn transpose16(mut v: [uint8x16_t; 16]) -> [uint8x16_t; 16] {
 /// Start of each 16-byte column slice of an element of `ts >= 16` bytes; the
 /// last slice may overlap the previous one (it then rewrites equal bytes).
 fn columns(ts: usize) -> impl Iterator<Item = usize> {
-    let tail = if ts % 16 != 0 { Some(ts - 16) } else { None };
+    let tail = if !ts.is_multiple_of(16) {
+        Some(ts - 16)
+    } else {
+        None
+    };
     (0..ts / 16).map(|c| 16 * c).chain(tail)
 }
 
 /// Shuffle for typesizes above 16.
 #[target_feature(enable = "neon")]
-unsafe fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         for c in columns(ts) {
@@ -386,7 +386,7 @@ unsafe fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usiz
 
 /// Unshuffle for typesizes above 16.
 #[target_feature(enable = "neon")]
-unsafe fn unshuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
+fn unshuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         for c in columns(ts) {

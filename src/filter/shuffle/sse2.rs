@@ -16,7 +16,7 @@ const STEP: usize = 16;
 
 #[inline]
 #[target_feature(enable = "sse2")]
-unsafe fn stage<const N: usize>(v: [__m128i; N]) -> [__m128i; N] {
+fn stage<const N: usize>(v: [__m128i; N]) -> [__m128i; N] {
     let h = N / 2;
     let mut out = [_mm_setzero_si128(); N];
     for p in 0..h {
@@ -29,7 +29,7 @@ unsafe fn stage<const N: usize>(v: [__m128i; N]) -> [__m128i; N] {
 /// Apply `count` stages.
 #[inline]
 #[target_feature(enable = "sse2")]
-unsafe fn stages<const N: usize>(mut v: [__m128i; N], count: u32) -> [__m128i; N] {
+fn stages<const N: usize>(mut v: [__m128i; N], count: u32) -> [__m128i; N] {
     for _ in 0..count {
         v = stage(v);
     }
@@ -55,17 +55,25 @@ unsafe fn store(buf: &mut [u8], at: usize, v: __m128i) {
 }
 
 /// Shuffle for a power-of-two typesize T in 2..=16.
+///
+/// # Safety
+/// `src` and `dest` hold `n` elements of `T` bytes each.
 #[target_feature(enable = "sse2")]
 unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         let mut v = [_mm_setzero_si128(); T];
-        for (k, r) in v.iter_mut().enumerate() {
-            *r = load(src, i * T + 16 * k);
-        }
-        let v = stages(v, 4);
-        for (j, r) in v.iter().enumerate() {
-            store(dest, j * n + i, *r);
+        // SAFETY: elements `i..i + 16` lie inside `src` (`i + 16 <= n`), so
+        // each 16-byte load ending at `(i + 16) * T` does; each store writes
+        // row `j < T` at column `i`, ending at `j * n + i + 16 <= T * n`.
+        unsafe {
+            for (k, r) in v.iter_mut().enumerate() {
+                *r = load(src, i * T + 16 * k);
+            }
+            let v = stages(v, 4);
+            for (j, r) in v.iter().enumerate() {
+                store(dest, j * n + i, *r);
+            }
         }
         i += STEP;
     }
@@ -73,17 +81,25 @@ unsafe fn shuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) ->
 }
 
 /// Unshuffle for a power-of-two typesize T in 2..=16.
+///
+/// # Safety
+/// `src` and `dest` hold `n` elements of `T` bytes each.
 #[target_feature(enable = "sse2")]
 unsafe fn unshuffle_pow2<const T: usize>(n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         let mut v = [_mm_setzero_si128(); T];
-        for (j, r) in v.iter_mut().enumerate() {
-            *r = load(src, j * n + i);
-        }
-        let v = stages(v, T.trailing_zeros());
-        for (k, r) in v.iter().enumerate() {
-            store(dest, i * T + 16 * k, *r);
+        // SAFETY: the mirror of `shuffle_pow2`: loads read row `j < T` at
+        // column `i` (ending at `j * n + i + 16 <= T * n`), stores write
+        // elements `i..i + 16`, all inside the `n * T` bytes of each buffer.
+        unsafe {
+            for (j, r) in v.iter_mut().enumerate() {
+                *r = load(src, j * n + i);
+            }
+            let v = stages(v, T.trailing_zeros());
+            for (k, r) in v.iter().enumerate() {
+                store(dest, i * T + 16 * k, *r);
+            }
         }
         i += STEP;
     }
@@ -104,18 +120,26 @@ fn columns(ts: usize) -> impl Iterator<Item = usize> {
 }
 
 /// Shuffle for any typesize >= 16 (16-byte column slices).
+///
+/// # Safety
+/// `src` and `dest` hold `n` elements of `ts` bytes each.
 #[target_feature(enable = "sse2")]
 unsafe fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         for c in columns(ts) {
             let mut v = [_mm_setzero_si128(); 16];
-            for (e, r) in v.iter_mut().enumerate() {
-                *r = load(src, (i + e) * ts + c);
-            }
-            let v = stages(v, 4);
-            for (jj, r) in v.iter().enumerate() {
-                store(dest, (c + jj) * n + i, *r);
+            // SAFETY: `c + 16 <= ts` (see `columns`) and `i + 16 <= n`: each
+            // load reads bytes `c..c + 16` of an element below `n`, each
+            // store writes row `c + jj < ts` at column `i`, ending by `ts * n`.
+            unsafe {
+                for (e, r) in v.iter_mut().enumerate() {
+                    *r = load(src, (i + e) * ts + c);
+                }
+                let v = stages(v, 4);
+                for (jj, r) in v.iter().enumerate() {
+                    store(dest, (c + jj) * n + i, *r);
+                }
             }
         }
         i += STEP;
@@ -124,18 +148,24 @@ unsafe fn shuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usiz
 }
 
 /// Unshuffle for any typesize >= 16 (16-byte column slices).
+///
+/// # Safety
+/// `src` and `dest` hold `n` elements of `ts` bytes each.
 #[target_feature(enable = "sse2")]
 unsafe fn unshuffle_wide(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     let mut i = 0;
     while i + STEP <= n {
         for c in columns(ts) {
             let mut v = [_mm_setzero_si128(); 16];
-            for (jj, r) in v.iter_mut().enumerate() {
-                *r = load(src, (c + jj) * n + i);
-            }
-            let v = stages(v, 4);
-            for (e, r) in v.iter().enumerate() {
-                store(dest, (i + e) * ts + c, *r);
+            // SAFETY: the mirror of `shuffle_wide`, with the same bounds.
+            unsafe {
+                for (jj, r) in v.iter_mut().enumerate() {
+                    *r = load(src, (c + jj) * n + i);
+                }
+                let v = stages(v, 4);
+                for (e, r) in v.iter().enumerate() {
+                    store(dest, (i + e) * ts + c, *r);
+                }
             }
         }
         i += STEP;
@@ -172,6 +202,9 @@ fn slices<const W: usize>(ts: usize) -> impl Iterator<Item = usize> {
 /// are cut into `W`-byte column slices (W = 2, 4 or 8); 16 elements' worth of
 /// one slice is packed into W registers exactly like the input of
 /// `shuffle_pow2::<W>`, and the same network produces W output rows.
+///
+/// # Safety
+/// `dest` holds `n` elements of `ts` bytes (`src` is read with bounds checks).
 #[target_feature(enable = "sse2")]
 unsafe fn shuffle_sliced<const W: usize>(
     ts: usize,
@@ -195,7 +228,9 @@ unsafe fn shuffle_sliced<const W: usize>(
             }
             let v = stages(v, 4);
             for (jj, r) in v.iter().enumerate() {
-                store(dest, (c + jj) * n + i, *r);
+                // SAFETY: `c + W <= ts` (see `slices`) so row `c + jj` is
+                // below `ts`, and `i + 16 <= n`: the store ends by `ts * n`.
+                unsafe { store(dest, (c + jj) * n + i, *r) };
             }
         }
         i += STEP;
@@ -204,6 +239,10 @@ unsafe fn shuffle_sliced<const W: usize>(
 }
 
 /// Inverse of [`shuffle_sliced`].
+///
+/// # Safety
+/// `src` holds `n` elements of `ts` bytes (`dest` is written with bounds
+/// checks).
 #[target_feature(enable = "sse2")]
 unsafe fn unshuffle_sliced<const W: usize>(
     ts: usize,
@@ -217,7 +256,9 @@ unsafe fn unshuffle_sliced<const W: usize>(
         for c in slices::<W>(ts) {
             let mut v = [_mm_setzero_si128(); W];
             for (jj, r) in v.iter_mut().enumerate() {
-                *r = load(src, (c + jj) * n + i);
+                // SAFETY: as the stores of `shuffle_sliced`: row `c + jj`
+                // is below `ts` and `i + 16 <= n`.
+                *r = unsafe { load(src, (c + jj) * n + i) };
             }
             let v = stages(v, W.trailing_zeros());
             for (k, r) in v.iter().enumerate() {
@@ -245,16 +286,20 @@ unsafe fn unshuffle_sliced<const W: usize>(
 #[target_feature(enable = "sse2")]
 pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
-    match ts {
-        2 => shuffle_pow2::<2>(n, src, dest),
-        4 => shuffle_pow2::<4>(n, src, dest),
-        8 => shuffle_pow2::<8>(n, src, dest),
-        16 => shuffle_pow2::<16>(n, src, dest),
-        t if t > 16 => shuffle_wide(ts, n, src, dest),
-        t if t > 8 => shuffle_sliced::<8>(ts, n, src, dest),
-        t if t > 4 => shuffle_sliced::<4>(ts, n, src, dest),
-        3 => shuffle_sliced::<2>(ts, n, src, dest),
-        _ => 0,
+    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted above),
+    // which is what every kernel below needs.
+    unsafe {
+        match ts {
+            2 => shuffle_pow2::<2>(n, src, dest),
+            4 => shuffle_pow2::<4>(n, src, dest),
+            8 => shuffle_pow2::<8>(n, src, dest),
+            16 => shuffle_pow2::<16>(n, src, dest),
+            t if t > 16 => shuffle_wide(ts, n, src, dest),
+            t if t > 8 => shuffle_sliced::<8>(ts, n, src, dest),
+            t if t > 4 => shuffle_sliced::<4>(ts, n, src, dest),
+            3 => shuffle_sliced::<2>(ts, n, src, dest),
+            _ => 0,
+        }
     }
 }
 
@@ -265,15 +310,19 @@ pub(super) unsafe fn shuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -
 #[target_feature(enable = "sse2")]
 pub(super) unsafe fn unshuffle(ts: usize, n: usize, src: &[u8], dest: &mut [u8]) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
-    match ts {
-        2 => unshuffle_pow2::<2>(n, src, dest),
-        4 => unshuffle_pow2::<4>(n, src, dest),
-        8 => unshuffle_pow2::<8>(n, src, dest),
-        16 => unshuffle_pow2::<16>(n, src, dest),
-        t if t > 16 => unshuffle_wide(ts, n, src, dest),
-        t if t > 8 => unshuffle_sliced::<8>(ts, n, src, dest),
-        t if t > 4 => unshuffle_sliced::<4>(ts, n, src, dest),
-        3 => unshuffle_sliced::<2>(ts, n, src, dest),
-        _ => 0,
+    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted above),
+    // which is what every kernel below needs.
+    unsafe {
+        match ts {
+            2 => unshuffle_pow2::<2>(n, src, dest),
+            4 => unshuffle_pow2::<4>(n, src, dest),
+            8 => unshuffle_pow2::<8>(n, src, dest),
+            16 => unshuffle_pow2::<16>(n, src, dest),
+            t if t > 16 => unshuffle_wide(ts, n, src, dest),
+            t if t > 8 => unshuffle_sliced::<8>(ts, n, src, dest),
+            t if t > 4 => unshuffle_sliced::<4>(ts, n, src, dest),
+            3 => unshuffle_sliced::<2>(ts, n, src, dest),
+            _ => 0,
+        }
     }
 }
