@@ -3,6 +3,7 @@
 //! The safe Rust API lives in [`chunk`] (compress, decompress and getitem on one
 //! chunk); the C layer in `ffi` wraps it.
 
+pub mod alloc;
 pub mod b2nd;
 pub mod bloscpack;
 pub mod chunk;
