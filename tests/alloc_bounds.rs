@@ -209,3 +209,271 @@ fn huge_special_chunks_are_read_block_by_block() {
         assert!(part.chunks(ts).all(|item| item == value));
     });
 }
+
+fn be_i32(b: &[u8], at: usize) -> i32 {
+    i32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn be_i64(b: &[u8], at: usize) -> i64 {
+    i64::from_be_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+/// A frame of a few chunks of 1000 bytes (typesize 4).
+fn small_frame(storage: Storage) -> SuperChunk {
+    let cp = CParams {
+        typesize: 4,
+        ..CParams::default()
+    };
+    let mut sc = SuperChunk::new(cp, DParams::default(), storage).unwrap();
+    sc.meta_add("small", b"abc").unwrap();
+    for i in 0..3u8 {
+        let data: Vec<u8> = (0..1000).map(|k| (k as u8).wrapping_mul(i + 1)).collect();
+        sc.append_buffer(&data).unwrap();
+    }
+    sc
+}
+
+/// `frame` with its offsets index replaced by `index` (a chunk), the frame
+/// length patched to match.  `sparse`: the frame is a sparse frame's index
+/// file (no chunks section).
+fn with_offsets_index(frame: &[u8], index: &[u8], sparse: bool) -> Vec<u8> {
+    let header_len = be_i32(frame, 11) as usize;
+    let cbytes = be_i64(frame, 39) as usize;
+    let data_end = header_len + if sparse { 0 } else { cbytes };
+    // The trailer's length sits 22 bytes before the end (after a 0xce).
+    let tl = frame.len() - 22;
+    let trailer_len = u32::from_be_bytes(frame[tl..tl + 4].try_into().unwrap()) as usize;
+    let mut out = frame[..data_end].to_vec();
+    out.extend_from_slice(index);
+    out.extend_from_slice(&frame[frame.len() - trailer_len..]);
+    let n = out.len() as i64;
+    out[16..24].copy_from_slice(&n.to_be_bytes());
+    out
+}
+
+/// A 32-byte chunk of `nbytes` zeros (a run-length chunk: no data).
+fn zeros_chunk(nbytes: i32) -> Vec<u8> {
+    let cp = CParams {
+        typesize: 8,
+        ..CParams::default()
+    };
+    let mut c = vec![0u8; 32];
+    let n =
+        chunk::special::chunk_special(&cp, nbytes, blosc2::format::header::Special::Zero, &mut c)
+            .unwrap();
+    c.truncate(n);
+    c
+}
+
+/// Hostile frames made from a valid 2 KiB one: an offsets index claiming
+/// 2^28 chunks (2 GiB of offsets, all 0) in 32 bytes, a header claiming
+/// 2^40 bytes in fixed-size chunks (2^31 of them), and a metalayer claiming
+/// 2 GiB of content.
+fn hostile_frames() -> Vec<(&'static str, Vec<u8>)> {
+    let good = small_frame(Storage::FrameInMemory)
+        .to_frame_bytes()
+        .unwrap();
+    assert!(good.len() < 2048);
+    let mut out = Vec::new();
+    let mut many = with_offsets_index(&good, &zeros_chunk(i32::MAX - 32 - 7), false);
+    many[58..62].copy_from_slice(&0i32.to_be_bytes());
+    many[30..38].copy_from_slice(&(1i64 << 40).to_be_bytes());
+    out.push(("offsets index of 2^28 chunks", many));
+    let mut fixed = good.clone();
+    fixed[30..38].copy_from_slice(&(1i64 << 40).to_be_bytes());
+    fixed[58..62].copy_from_slice(&512i32.to_be_bytes());
+    out.push(("2^40 bytes in 2^31 chunks", fixed));
+    let mut meta = good.clone();
+    let at = meta.windows(3).position(|w| w == [0xc6, 0, 0]).unwrap();
+    meta[at + 1..at + 5].copy_from_slice(&0x7fff_fff0i32.to_be_bytes());
+    out.push(("metalayer of 2 GiB", meta));
+    out
+}
+
+#[test]
+fn hostile_frames_fail_without_allocating_their_claims() {
+    for (what, frame) in hostile_frames() {
+        let backed = frame.len();
+        assert_bounded(what, backed, || {
+            if let Ok(sc) = SuperChunk::from_frame_bytes(frame.clone(), true) {
+                for n in 0..sc.nchunks().min(4) {
+                    let mut out = vec![0u8; 1000];
+                    let _ = sc.decompress_chunk(n, &mut out);
+                }
+                panic!("{what}: opened with {} chunks", sc.nchunks());
+            }
+        });
+        assert_bounded(what, backed, || {
+            let mut f = frame.clone();
+            // SAFETY: f outlives the call (copy = true).
+            let sc = unsafe { blosc2_schunk_from_buffer(f.as_mut_ptr(), f.len() as i64, true) };
+            assert!(sc.is_null(), "{what}: blosc2_schunk_from_buffer opened it");
+        });
+        let path = std::env::temp_dir().join(format!(
+            "alloc_bounds_{}_{}.b2frame",
+            std::process::id(),
+            what.len()
+        ));
+        std::fs::write(&path, &frame).unwrap();
+        assert_bounded(what, backed, || {
+            assert!(
+                SuperChunk::open(&path, 0).is_err(),
+                "{what}: opened from a file"
+            );
+            let c = CString::new(path.to_str().unwrap()).unwrap();
+            // SAFETY: c is a NUL-terminated path.
+            let sc = unsafe { blosc2_schunk_open(c.as_ptr()) };
+            assert!(sc.is_null(), "{what}: blosc2_schunk_open opened it");
+        });
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+#[test]
+fn sparse_index_claiming_many_chunks_fails() {
+    let dir = std::env::temp_dir().join(format!("alloc_bounds_sparse_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    drop(small_frame(Storage::SparseDir(dir.clone())));
+    let index_path = dir.join(blosc2::frame::SPARSE_INDEX_NAME);
+    let index = std::fs::read(&index_path).unwrap();
+    let mut bad = with_offsets_index(&index, &zeros_chunk(i32::MAX - 32 - 7), true);
+    bad[58..62].copy_from_slice(&0i32.to_be_bytes());
+    std::fs::write(&index_path, &bad).unwrap();
+    assert_bounded("sparse index of 2^28 chunks", bad.len(), || {
+        assert!(SuperChunk::open(&dir, 0).is_err());
+        let c = CString::new(dir.to_str().unwrap()).unwrap();
+        // SAFETY: c is a NUL-terminated path.
+        let sc = unsafe { blosc2_schunk_open(c.as_ptr()) };
+        assert!(sc.is_null());
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A valid one-block chunk whose header then claims `nbytes` bytes in one
+/// block of that size.
+fn chunk_claiming(nbytes: i32) -> Vec<u8> {
+    let cp = CParams {
+        typesize: 4,
+        ..CParams::default()
+    };
+    let data: Vec<u8> = (0..4096u32).map(|k| (k * 7 % 256) as u8).collect();
+    let mut c = chunk::compress(&cp, &data).unwrap();
+    c[4..8].copy_from_slice(&nbytes.to_le_bytes());
+    c[8..12].copy_from_slice(&nbytes.to_le_bytes());
+    c
+}
+
+#[test]
+fn chunk_headers_claiming_huge_sizes_into_small_buffers() {
+    let c = chunk_claiming(500 << 20);
+    let mut small = vec![0u8; 4096];
+    assert_bounded("decompress_into", c.len(), || {
+        assert!(chunk::decompress_into(&DParams::default(), &c, &mut small).is_err());
+        assert!(chunk::getitem(&DParams::default(), &c, 0, 16, &mut small).is_err());
+        assert!(chunk::getitem_bytes(&DParams::default(), &c, 100, 64, &mut small).is_err());
+    });
+    assert_bounded("blosc2_decompress / blosc2_getitem", c.len(), || {
+        // SAFETY: c and small are valid for the sizes given.
+        unsafe {
+            blosc2_init();
+            let n = c.len() as i32;
+            let rc = blosc2_decompress(c.as_ptr().cast(), n, small.as_mut_ptr().cast(), 4096);
+            assert!(rc < 0);
+            let rc = blosc2_getitem(c.as_ptr().cast(), n, 0, 16, small.as_mut_ptr().cast(), 4096);
+            assert!(rc < 0);
+        }
+    });
+}
+
+#[test]
+fn hostile_frame_chunks_read_into_small_buffers() {
+    // A valid frame whose first chunk then claims 500 MiB in one block.
+    let sc = small_frame(Storage::FrameInMemory);
+    let mut frame = sc.to_frame_bytes().unwrap();
+    let header_len = be_i32(&frame, 11) as usize;
+    let first = sc.chunk(0).unwrap().into_owned();
+    let at = header_len
+        + frame[header_len..]
+            .windows(first.len())
+            .position(|w| w == first)
+            .unwrap();
+    let claim = (500i32 << 20).to_le_bytes();
+    frame[at + 4..at + 8].copy_from_slice(&claim);
+    frame[at + 8..at + 12].copy_from_slice(&claim);
+    let path =
+        std::env::temp_dir().join(format!("alloc_bounds_chunk_{}.b2frame", std::process::id()));
+    std::fs::write(&path, &frame).unwrap();
+    let backed = frame.len() + 1000;
+    assert_bounded("frame chunk claiming 500 MiB", backed, || {
+        for sc in [
+            SuperChunk::from_frame_bytes(frame.clone(), false).unwrap(),
+            SuperChunk::open(&path, 0).unwrap(),
+        ] {
+            let mut out = vec![0u8; 1000];
+            assert!(sc.decompress_chunk(0, &mut out).is_err());
+            assert!(sc.get_slice(0, 10, &mut out[..40]).is_err());
+            let _ = sc.lazy_chunk(0);
+            let mut one = [0u8; 4];
+            assert!(sc.get_sparse(&[3], &mut one).is_err());
+        }
+        let c = CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: c is a NUL-terminated path; out holds 1000 bytes.
+        unsafe {
+            let sc = blosc2_schunk_open(c.as_ptr());
+            assert!(!sc.is_null());
+            let mut out = vec![0u8; 1000];
+            let rc = blosc2_schunk_decompress_chunk(sc, 0, out.as_mut_ptr().cast(), 1000);
+            assert!(rc < 0);
+            blosc2_schunk_free(sc);
+        }
+    });
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// A Bloscpack file of 3 chunks of 1000 bytes, with offsets and metadata.
+fn small_bloscpack() -> Vec<u8> {
+    use blosc2::bloscpack::{pack, PackOptions};
+    let data: Vec<u8> = (0..3000u32).map(|k| (k % 13) as u8).collect();
+    let opts = PackOptions {
+        chunk_size: 1000,
+        metadata: Some(br#"{"a": 1}"#.to_vec()),
+        ..PackOptions::default()
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    pack(&data[..], data.len() as u64, &mut out, &opts, &mut |_| {}).unwrap();
+    out.into_inner()
+}
+
+#[test]
+fn hostile_bloscpack_headers_fail_without_allocating_their_claims() {
+    use blosc2::bloscpack::Reader;
+    let good = small_bloscpack();
+    let mut cases = Vec::new();
+    let mut n = good.clone();
+    n[16..24].copy_from_slice(&(1i64 << 40).to_le_bytes());
+    cases.push(("nchunks 2^40", n));
+    let meta_at = 32;
+    let mut m = good.clone();
+    m[meta_at + 12..meta_at + 16].copy_from_slice(&u32::MAX.to_le_bytes());
+    m[meta_at + 16..meta_at + 20].copy_from_slice(&u32::MAX.to_le_bytes());
+    m[meta_at + 20..meta_at + 24].copy_from_slice(&u32::MAX.to_le_bytes());
+    cases.push(("metadata of 4 GiB", m));
+    // The first chunk (after the headers, the metadata and the offsets)
+    // claims 4 GiB of compressed bytes.
+    let r = Reader::new(&good[..], Some(good.len() as u64)).unwrap();
+    let first = r.offsets[0] as usize;
+    let mut c = good.clone();
+    c[first + 12..first + 16].copy_from_slice(&u32::MAX.to_le_bytes());
+    c[first + 4..first + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    c[8..12].copy_from_slice(&(-1i32).to_le_bytes());
+    cases.push(("chunk of 4 GiB", c));
+    for (what, file) in cases {
+        assert_bounded(what, file.len(), || {
+            for len in [Some(file.len() as u64), None] {
+                let mut sink = Vec::new();
+                let r = blosc2::bloscpack::unpack(&file[..], len, &mut sink, &mut |_| {});
+                assert!(r.is_err(), "{what} ({len:?}): unpacked");
+            }
+        });
+    }
+}

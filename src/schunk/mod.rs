@@ -458,7 +458,11 @@ impl SuperChunk {
     pub fn decompress_chunk_vec(&self, n: i64) -> Result<Vec<u8>> {
         let c = self.chunk(n)?;
         let (nb, _, _) = chunk_info(&c)?;
-        let mut out = vec![0u8; nb as usize];
+        // A chunk holds at most the super-chunk's chunksize.
+        if self.chunksize > 0 && nb > self.chunksize {
+            return Err(Error::Data);
+        }
+        let mut out = crate::alloc::zeroed(nb as usize)?;
         self.decompress_chunk(n, &mut out)?;
         Ok(out)
     }
@@ -1097,7 +1101,9 @@ impl SuperChunk {
         if cb != c.len() {
             return Err(Error::Data);
         }
-        let mut out = vec![0u8; nb as usize];
+        // A vlmetalayer is held in the trailer: its compressed bytes bound
+        // what it may claim (docs/limits.md).
+        let mut out = crate::alloc::zeroed_within(nb as usize, c.len())?;
         let got = chunk::decompress_into(&self.dparams, c, &mut out)?;
         if got != nb as usize {
             return Err(Error::ReadBuffer);
