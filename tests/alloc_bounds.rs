@@ -102,6 +102,19 @@ extern "C" {
     fn blosc2_schunk_from_buffer(cframe: *mut u8, len: i64, copy: bool) -> *mut c_void;
     fn blosc2_schunk_open(urlpath: *const c_char) -> *mut c_void;
     fn blosc2_schunk_free(schunk: *mut c_void) -> c_int;
+    fn blosc2_schunk_get_chunk(
+        schunk: *mut c_void,
+        nchunk: i64,
+        chunk: *mut *mut u8,
+        needs_free: *mut bool,
+    ) -> c_int;
+    fn blosc2_schunk_get_lazychunk(
+        schunk: *mut c_void,
+        nchunk: i64,
+        chunk: *mut *mut u8,
+        needs_free: *mut bool,
+    ) -> c_int;
+    fn free(p: *mut c_void);
     fn blosc2_schunk_decompress_chunk(
         schunk: *mut c_void,
         nchunk: i64,
@@ -475,5 +488,79 @@ fn hostile_bloscpack_headers_fail_without_allocating_their_claims() {
                 assert!(r.is_err(), "{what} ({len:?}): unpacked");
             }
         });
+    }
+}
+
+/// Read what the C API gives of every chunk (whole and lazy) of a frame
+/// file, decompressing into a 1 MiB buffer.
+fn read_frame_file_through_c(path: &std::path::Path, nchunks: i64) {
+    let c = CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: c is a NUL-terminated path; every chunk handed out is freed
+    // when the library says so; out holds 1 MiB.
+    unsafe {
+        let sc = blosc2_schunk_open(c.as_ptr());
+        if sc.is_null() {
+            return;
+        }
+        let mut out = vec![0u8; 1 << 20];
+        for i in 0..nchunks.min(256) {
+            for lazy in [false, true] {
+                let mut chunk: *mut u8 = std::ptr::null_mut();
+                let mut needs_free = false;
+                let _ = if lazy {
+                    blosc2_schunk_get_lazychunk(sc, i, &mut chunk, &mut needs_free)
+                } else {
+                    blosc2_schunk_get_chunk(sc, i, &mut chunk, &mut needs_free)
+                };
+                if needs_free {
+                    free(chunk.cast());
+                }
+            }
+            let _ = blosc2_schunk_decompress_chunk(sc, i, out.as_mut_ptr().cast(), 1 << 20);
+        }
+        blosc2_schunk_free(sc);
+    }
+}
+
+/// Inputs that made an entry point allocate too much (found by fuzzing and
+/// kept in tests/hostile_inputs/), replayed through the calls that found
+/// them.  The file name's prefix says how: "lazy-" and "frame-" are frames
+/// opened from a file.
+#[test]
+fn kept_hostile_inputs_stay_bounded() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile_inputs");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".bin"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for name in names {
+        let input = std::fs::read(dir.join(&name)).unwrap();
+        let backed = input.len() + (1 << 20);
+        if name.starts_with("lazy-") || name.starts_with("frame-") {
+            let path = std::env::temp_dir().join(format!(
+                "alloc_bounds_kept_{}_{name}.b2frame",
+                std::process::id()
+            ));
+            std::fs::write(&path, &input).unwrap();
+            assert_bounded(&name, backed, || {
+                if let Ok(sc) = SuperChunk::open(&path, 0) {
+                    let mut out = vec![0u8; 1 << 20];
+                    for i in 0..sc.nchunks().min(256) {
+                        let _ = sc.lazy_chunk(i);
+                        let _ = sc.decompress_chunk(i, &mut out);
+                    }
+                    let n = sc.nchunks();
+                    drop(sc);
+                    read_frame_file_through_c(&path, n);
+                }
+                let _ = SuperChunk::from_frame_bytes(input.clone(), true);
+            });
+            std::fs::remove_file(&path).unwrap();
+        } else {
+            panic!("{name}: no replay for this kind of input");
+        }
     }
 }
