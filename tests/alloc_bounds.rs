@@ -303,9 +303,42 @@ fn hostile_frames() -> Vec<(&'static str, Vec<u8>)> {
     out
 }
 
+/// A frame with 16 metalayers whose index entries all point at the first
+/// one's 5 MiB content: copied out, they would take 80 MiB from 5.
+fn overlapping_metalayers_frame() -> Vec<u8> {
+    let cp = CParams {
+        typesize: 4,
+        ..CParams::default()
+    };
+    let mut sc = SuperChunk::new(cp, DParams::default(), Storage::FrameInMemory).unwrap();
+    sc.meta_add("m00", &vec![7u8; 5 << 20]).unwrap();
+    for i in 1..16 {
+        sc.meta_add(&format!("m{i:02}"), b"x").unwrap();
+    }
+    let mut frame = sc.to_frame_bytes().unwrap();
+    let slot = |f: &[u8], name: &str| {
+        let mut key = vec![0xa3];
+        key.extend_from_slice(name.as_bytes());
+        key.push(0xd2);
+        f.windows(key.len()).position(|w| w == key).unwrap() + key.len()
+    };
+    let first = slot(&frame, "m00");
+    let target: [u8; 4] = frame[first..first + 4].try_into().unwrap();
+    for i in 1..16 {
+        let at = slot(&frame, &format!("m{i:02}"));
+        frame[at..at + 4].copy_from_slice(&target);
+    }
+    frame
+}
+
 #[test]
 fn hostile_frames_fail_without_allocating_their_claims() {
-    for (what, frame) in hostile_frames() {
+    let mut frames = hostile_frames();
+    frames.push((
+        "16 metalayers sharing 5 MiB",
+        overlapping_metalayers_frame(),
+    ));
+    for (what, frame) in frames {
         let backed = frame.len();
         assert_bounded(what, backed, || {
             if let Ok(sc) = SuperChunk::from_frame_bytes(frame.clone(), true) {
