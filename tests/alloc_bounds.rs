@@ -376,6 +376,27 @@ fn hostile_frames_fail_without_allocating_their_claims() {
 }
 
 #[test]
+fn copying_a_frame_whose_offsets_share_one_chunk_is_bounded() {
+    // 2 Mi offsets, all 0 (every chunk is the first one): a 16 MiB index
+    // in 32 bytes, which the floor allows, but copies of 1 KB each would
+    // take 2 GB.
+    let good = small_frame(Storage::FrameInMemory)
+        .to_frame_bytes()
+        .unwrap();
+    let mut frame = with_offsets_index(&good, &zeros_chunk(16 << 20), false);
+    frame[58..62].copy_from_slice(&0i32.to_be_bytes());
+    for copy in [false, true] {
+        let f = frame.clone();
+        assert_bounded("2 Mi offsets sharing one chunk", frame.len(), move || {
+            if let Ok(sc) = SuperChunk::from_frame_bytes(f, copy) {
+                assert!(!copy, "copied 2 Mi chunks");
+                assert_eq!(sc.nchunks(), 2 << 20);
+            }
+        });
+    }
+}
+
+#[test]
 fn sparse_index_claiming_many_chunks_fails() {
     let dir = std::env::temp_dir().join(format!("alloc_bounds_sparse_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -555,10 +576,50 @@ fn read_frame_file_through_c(path: &std::path::Path, nchunks: i64) {
     }
 }
 
+/// Write a sparse frame's files from one input, as fuzz/sframe.c does: the
+/// parts between "#B2CHUNK#" separators are the index, then chunk files 0,
+/// 1, ... (at most 8).
+fn write_sparse_dir(dir: &std::path::Path, input: &[u8]) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let sep = b"#B2CHUNK#";
+    let mut rest = input;
+    for part in 0..=8 {
+        let at = rest.windows(sep.len()).position(|w| w == sep);
+        let stop = at.unwrap_or(rest.len());
+        let name = if part == 0 {
+            blosc2::frame::SPARSE_INDEX_NAME.to_string()
+        } else {
+            format!("{:08X}.chunk", part - 1)
+        };
+        std::fs::write(dir.join(name), &rest[..stop]).unwrap();
+        match at {
+            Some(a) => rest = &rest[a + sep.len()..],
+            None => break,
+        }
+    }
+}
+
+/// Open a frame file or sparse directory and read every chunk, through the
+/// Rust API and the C API.
+fn read_stored_frame(path: &std::path::Path) {
+    if let Ok(sc) = SuperChunk::open(path, 0) {
+        let mut out = vec![0u8; 1 << 20];
+        for i in 0..sc.nchunks().min(256) {
+            let _ = sc.lazy_chunk(i);
+            let _ = sc.decompress_chunk(i, &mut out);
+        }
+        let n = sc.nchunks();
+        drop(sc);
+        read_frame_file_through_c(path, n);
+    }
+}
+
 /// Inputs that made an entry point allocate too much (found by fuzzing and
 /// kept in tests/hostile_inputs/), replayed through the calls that found
 /// them.  The file name's prefix says how: "lazy-" and "frame-" are frames
-/// opened from a file.
+/// opened from a file, "sframe-" a sparse frame's files (see
+/// `write_sparse_dir`).
 #[test]
 fn kept_hostile_inputs_stay_bounded() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile_inputs");
@@ -579,19 +640,18 @@ fn kept_hostile_inputs_stay_bounded() {
             ));
             std::fs::write(&path, &input).unwrap();
             assert_bounded(&name, backed, || {
-                if let Ok(sc) = SuperChunk::open(&path, 0) {
-                    let mut out = vec![0u8; 1 << 20];
-                    for i in 0..sc.nchunks().min(256) {
-                        let _ = sc.lazy_chunk(i);
-                        let _ = sc.decompress_chunk(i, &mut out);
-                    }
-                    let n = sc.nchunks();
-                    drop(sc);
-                    read_frame_file_through_c(&path, n);
-                }
+                read_stored_frame(&path);
                 let _ = SuperChunk::from_frame_bytes(input.clone(), true);
             });
             std::fs::remove_file(&path).unwrap();
+        } else if name.starts_with("sframe-") {
+            let dir = std::env::temp_dir().join(format!(
+                "alloc_bounds_kept_{}_{name}.b2frame",
+                std::process::id()
+            ));
+            write_sparse_dir(&dir, &input);
+            assert_bounded(&name, backed, || read_stored_frame(&dir));
+            std::fs::remove_dir_all(&dir).unwrap();
         } else {
             panic!("{name}: no replay for this kind of input");
         }

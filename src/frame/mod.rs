@@ -153,7 +153,11 @@ fn decode_offsets(chunk_bytes: &[u8], nchunks: Option<i64>, frame_len: u64) -> R
             return Err(Error::InvalidHeader);
         }
     }
-    alloc::check(n, usize::try_from(frame_len).unwrap_or(usize::MAX))?;
+    // The index is held three times while it is decoded and sorted.
+    alloc::check(
+        n.saturating_mul(3),
+        usize::try_from(frame_len).unwrap_or(usize::MAX),
+    )?;
     let raw = chunk::decompress(&DParams::default(), &chunk_bytes[..h.cbytes as usize])?;
     if raw.len() != n {
         return Err(Error::Data);
