@@ -14,6 +14,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod aligned;
+pub mod alloc;
 pub mod b2nd;
 pub mod bloscpack;
 pub mod chunk;

@@ -10,19 +10,11 @@
 use super::copy::{copy_box, needed_bytes};
 use super::geometry::{for_each_index, strides, to_linear, Geometry};
 use super::meta::{serialize, ArrayMeta};
+use crate::alloc;
 use crate::chunk::{self, special};
 use crate::error::{Error, Result};
 use crate::format::header::{Special, EXTENDED_HEADER_LENGTH};
 use crate::schunk::SuperChunk;
-
-/// A zeroed buffer of `n` bytes, or [`Error::MemoryAlloc`] when it cannot
-/// be had (sizes come from metalayers, which may lie).
-pub(crate) fn zeroed(n: usize) -> Result<Vec<u8>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| Error::MemoryAlloc)?;
-    v.resize(n, 0);
-    Ok(v)
-}
 
 /// How a new array's chunks start out.
 #[derive(Debug, Clone, Copy)]
@@ -158,6 +150,26 @@ pub(crate) fn read_chunk(
         }
     };
     if n != data.len() {
+        return Err(Error::Data);
+    }
+    Ok(())
+}
+
+/// A working buffer for one padded chunk, allocated only once chunk `nchunk`
+/// of the super-chunk says it holds that many bytes: the metalayer's shapes
+/// alone do not size an allocation (a lying metalayer over small chunks is
+/// [`Error::Data`] before anything is allocated).
+pub(crate) fn chunk_buffer(sc: &SuperChunk, g: &Geometry, nchunk: i64) -> Result<Vec<u8>> {
+    let n = g.chunk_buffer_nbytes(sc.typesize())?;
+    check_chunk_nbytes(sc, nchunk, n)?;
+    alloc::zeroed(n)
+}
+
+/// Refuse chunk `nchunk` unless its header says it holds `nbytes` bytes.
+fn check_chunk_nbytes(sc: &SuperChunk, nchunk: i64, nbytes: usize) -> Result<()> {
+    let head = sc.lazy_chunk(nchunk)?;
+    let (held, _, _) = chunk::sizes(&head)?;
+    if held != nbytes {
         return Err(Error::Data);
     }
     Ok(())
@@ -308,10 +320,8 @@ pub fn get_slice(
     let nd = g.ndim();
     buf.fill(0);
     if nd == 0 {
-        let mut one = vec![0u8; ts as usize];
-        read_chunk(sc, 0, &mut one, None)?;
-        buf[..ts as usize].copy_from_slice(&one);
-        return Ok(());
+        // check_slice made sure that `buf` holds one item.
+        return read_chunk(sc, 0, &mut buf[..ts as usize], None);
     }
     if g.nitems == 0 {
         return Ok(());
@@ -319,10 +329,32 @@ pub fn get_slice(
     let chunk_nbytes = g.chunk_buffer_nbytes(ts)?;
     let block_nbytes = g.block_nbytes(ts)? as usize;
     let nblocks = g.nblocks() as usize;
-    let mut data = zeroed(chunk_nbytes)?;
+    // A padded chunk that the caller's buffer cannot back (a chunk shape
+    // far beyond the slice, or beyond the array) is read block by block.
+    let whole_chunks = alloc::check(chunk_nbytes, buf.len()).is_ok();
+    let mut data = Vec::new();
+    let mut block = Vec::new();
     let bs: Vec<i64> = g.blockshape.iter().map(|&b| b as i64).collect();
     let ts = ts as usize;
     walk_slice(g, start, stop, |nchunk, _c0, _c1, blocks| {
+        if !whole_chunks {
+            let c = sc.chunk(nchunk)?;
+            let (held, _, _) = chunk::sizes(&c)?;
+            if held != chunk_nbytes {
+                return Err(Error::Data);
+            }
+            if block.is_empty() {
+                block = alloc::zeroed_within(block_nbytes, buf.len())?;
+            }
+            return blocks(&mut |p| {
+                let at = (p.nblock * block_nbytes) as i64;
+                let n = chunk::getitem_bytes(&sc.dparams, &c, at, block_nbytes as i64, &mut block)?;
+                if n != block_nbytes {
+                    return Err(Error::Data);
+                }
+                copy_piece(ts, &block, &bs, &p, start, buf, bufshape)
+            });
+        }
         let mut needed = vec![false; nblocks];
         blocks(&mut |p| {
             needed[p.nblock] = true;
@@ -330,15 +362,33 @@ pub fn get_slice(
         })?;
         let n_needed = needed.iter().filter(|&&n| n).count();
         let partial = n_needed < nblocks;
+        if data.is_empty() {
+            data = chunk_buffer(sc, g, nchunk)?;
+        }
         read_chunk(sc, nchunk, &mut data, partial.then_some(&needed[..]))?;
         blocks(&mut |p| {
             let block = &data[p.nblock * block_nbytes..(p.nblock + 1) * block_nbytes];
-            let s0: Vec<i64> = (0..nd).map(|i| p.lo[i] - p.block_origin[i]).collect();
-            let s1: Vec<i64> = (0..nd).map(|i| p.hi[i] - p.block_origin[i]).collect();
-            let d0: Vec<i64> = (0..nd).map(|i| p.lo[i] - start[i]).collect();
-            copy_box(ts, block, &bs, &s0, &s1, buf, bufshape, &d0)
+            copy_piece(ts, block, &bs, &p, start, buf, bufshape)
         })
     })
+}
+
+/// Copy the part of a decompressed block that a slice read wants into the
+/// caller's buffer.
+fn copy_piece(
+    ts: usize,
+    block: &[u8],
+    blockshape: &[i64],
+    p: &Piece<'_>,
+    start: &[i64],
+    buf: &mut [u8],
+    bufshape: &[i64],
+) -> Result<()> {
+    let nd = blockshape.len();
+    let s0: Vec<i64> = (0..nd).map(|i| p.lo[i] - p.block_origin[i]).collect();
+    let s1: Vec<i64> = (0..nd).map(|i| p.hi[i] - p.block_origin[i]).collect();
+    let d0: Vec<i64> = (0..nd).map(|i| p.lo[i] - start[i]).collect();
+    copy_box(ts, block, blockshape, &s0, &s1, buf, bufshape, &d0)
 }
 
 /// Write `buf` (C order, shape `bufshape`, read from its origin) into the
@@ -361,12 +411,14 @@ pub fn set_slice(
     if g.nitems == 0 {
         return Ok(());
     }
-    let chunk_nbytes = g.chunk_buffer_nbytes(ts)?;
     let block_nbytes = g.block_nbytes(ts)? as usize;
-    let mut data = zeroed(chunk_nbytes)?;
+    let mut data = Vec::new();
     let bs: Vec<i64> = g.blockshape.iter().map(|&b| b as i64).collect();
     let ts = ts as usize;
     walk_slice(g, start, stop, |nchunk, c0, c1, blocks| {
+        if data.is_empty() {
+            data = chunk_buffer(&*sc, g, nchunk)?;
+        }
         let whole = (0..nd).all(|i| start[i] <= c0[i] && c1[i] <= stop[i]);
         if whole {
             data.fill(0);
@@ -393,7 +445,9 @@ pub fn to_buffer(sc: &SuperChunk, g: &Geometry) -> Result<Vec<u8>> {
         .ok()
         .and_then(|n| n.checked_mul(ts))
         .ok_or(Error::MemoryAlloc)?;
-    let mut out = zeroed(n)?;
+    // The array's items: what the stored chunks back is checked by
+    // get_slice before it allocates anything more.
+    let mut out = alloc::zeroed(n)?;
     let zero = vec![0i64; g.ndim()];
     get_slice(sc, g, &zero, &g.shape, &mut out, &g.shape)?;
     Ok(out)

@@ -1,7 +1,7 @@
 //! Point selections: orthogonal (outer-product) selections of indexes per
 //! dimension, and lists of flat item coordinates.
 
-use super::array::{compress_chunk, read_chunk, zeroed};
+use super::array::{chunk_buffer, compress_chunk, read_chunk};
 use super::copy::needed_bytes;
 use super::geometry::{for_each_index, from_linear, strides, to_linear, Geometry};
 use crate::error::{Error, Result};
@@ -132,8 +132,11 @@ pub fn get_orthogonal(
 ) -> Result<()> {
     let ts = usize::try_from(sc.typesize()).map_err(|_| Error::InvalidParam)?;
     let p = plan(g, selection, bufshape, buf.len(), ts)?;
-    let mut data = zeroed(g.chunk_buffer_nbytes(ts as i32)?)?;
+    let mut data = Vec::new();
     walk(g, &p, |nchunk, items, needed| {
+        if data.is_empty() {
+            data = chunk_buffer(sc, g, nchunk)?;
+        }
         read_chunk(sc, nchunk, &mut data, Some(needed))?;
         for &(at, to) in items {
             buf[to * ts..(to + 1) * ts].copy_from_slice(&data[at * ts..(at + 1) * ts]);
@@ -152,8 +155,11 @@ pub fn set_orthogonal(
 ) -> Result<()> {
     let ts = usize::try_from(sc.typesize()).map_err(|_| Error::InvalidParam)?;
     let p = plan(g, selection, bufshape, buf.len(), ts)?;
-    let mut data = zeroed(g.chunk_buffer_nbytes(ts as i32)?)?;
+    let mut data = Vec::new();
     walk(g, &p, |nchunk, items, _| {
+        if data.is_empty() {
+            data = chunk_buffer(&*sc, g, nchunk)?;
+        }
         read_chunk(&*sc, nchunk, &mut data, None)?;
         for &(at, from) in items {
             data[at * ts..(at + 1) * ts].copy_from_slice(&buf[from * ts..(from + 1) * ts]);
@@ -201,11 +207,15 @@ pub fn get_sparse(sc: &SuperChunk, g: &Geometry, coords: &[i64], out: &mut [u8])
         wanted.push((to_linear(&c, &chunk_strides), at, nblock, k));
     }
     wanted.sort_unstable_by_key(|w| (w.0, w.3));
-    let mut data = zeroed(g.chunk_nbytes(ts as i32)? as usize)?;
+    g.chunk_nbytes(ts as i32)?;
+    let mut data = Vec::new();
     let nblocks = g.nblocks() as usize;
     let mut i = 0;
     while i < wanted.len() {
         let nchunk = wanted[i].0;
+        if data.is_empty() {
+            data = chunk_buffer(sc, g, nchunk)?;
+        }
         let mut j = i;
         let mut needed = vec![false; nblocks];
         while j < wanted.len() && wanted[j].0 == nchunk {

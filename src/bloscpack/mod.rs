@@ -303,6 +303,36 @@ impl<R: Read> Reader<R> {
         Ok(())
     }
 
+    /// Read `n` bytes, `n` read from the file.  With the file's length known
+    /// it is checked first; on a stream of unknown length the buffer grows
+    /// only as the bytes arrive, so a size no input backs allocates nothing
+    /// much (docs/limits.md).
+    fn read_vec(&mut self, n: u64, what: &str) -> Result<Vec<u8>, BpError> {
+        let too_big = || BpError::new(format!("out of memory for {what} ({n} bytes)"));
+        let n_usize = usize::try_from(n).map_err(|_| too_big())?;
+        if let Some(l) = self.file_len {
+            if self.pos + n > l {
+                return Err(BpError::new(format!(
+                    "truncated Bloscpack file: {what} needs {n} bytes at offset {}, file has {l}",
+                    self.pos
+                )));
+            }
+            let mut v = crate::alloc::zeroed(n_usize).map_err(|_| too_big())?;
+            self.read_exact(&mut v, what)?;
+            return Ok(v);
+        }
+        const PIECE: usize = 1 << 20;
+        let mut v = Vec::new();
+        while v.len() < n_usize {
+            let k = PIECE.min(n_usize - v.len());
+            v.try_reserve(k).map_err(|_| too_big())?;
+            let at = v.len();
+            v.resize(at + k, 0);
+            self.read_exact(&mut v[at..], what)?;
+        }
+        Ok(v)
+    }
+
     fn skip(&mut self, n: u64, what: &str) -> Result<(), BpError> {
         if let Some(l) = self.file_len {
             if self.pos + n > l {
@@ -371,8 +401,14 @@ impl<R: Read> Reader<R> {
                     )));
                 }
             }
-            let mut stored = vec![0u8; mh.meta_comp_size as usize];
-            r.read_exact(&mut stored, "metadata")?;
+            // Metadata decompresses to at most what its stored bytes back.
+            if mh.meta_size as usize > crate::alloc::limit(mh.meta_comp_size as usize) {
+                return Err(BpError::new(format!(
+                    "corrupt Bloscpack metadata: {} bytes claimed from {} stored",
+                    mh.meta_size, mh.meta_comp_size
+                )));
+            }
+            let stored = r.read_vec(mh.meta_comp_size as u64, "metadata")?;
             r.skip((mh.max_meta_size - mh.meta_comp_size) as u64, "metadata")?;
             let mut digest = vec![0u8; mh.checksum.size()];
             r.read_exact(&mut digest, "metadata checksum")?;
@@ -416,8 +452,7 @@ impl<R: Read> Reader<R> {
                     )));
                 }
             }
-            let mut raw = vec![0u8; 8 * r.header.nchunks as usize];
-            r.read_exact(&mut raw, "offsets")?;
+            let raw = r.read_vec(8 * r.header.nchunks as u64, "offsets")?;
             r.offsets = raw
                 .chunks_exact(8)
                 .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
@@ -489,9 +524,8 @@ impl<R: Read> Reader<R> {
                 "corrupt Bloscpack file: chunk {i} claims {cbytes} compressed bytes for {nbytes} bytes"
             )));
         }
-        let mut c = vec![0u8; cbytes as usize];
-        c[..16].copy_from_slice(&head);
-        self.read_exact(&mut c[16..], &what)?;
+        let mut c = head.to_vec();
+        c.append(&mut self.read_vec(cbytes - 16, &what)?);
         let mut digest = vec![0u8; self.header.checksum.size()];
         self.read_exact(&mut digest, &format!("checksum of chunk {i}"))?;
         if digest != self.header.checksum.digest(&c) {

@@ -686,10 +686,13 @@ pub(crate) fn getitem_bytes_parsed(
     let delta = has_delta(p);
     SCRATCH.with(|sc| -> Result<usize> {
         let mut sc = sc.borrow_mut();
-        let mut block = vec![0u8; p.blocksize];
+        // A block the caller's buffer and the chunk cannot back is refused
+        // before anything is decoded (docs/limits.md).
+        let backed = dest.len().max(p.src.len());
+        let mut block = crate::alloc::zeroed_within(p.blocksize, backed)?;
         let mut block0 = Vec::new();
         if delta {
-            block0 = vec![0u8; p.block_size(0).0];
+            block0 = crate::alloc::zeroed_within(p.block_size(0).0, backed)?;
             decode_block(p, dparams, 0, &mut block0, None, &mut sc, 0)?;
         }
         let first_j = start_b / p.blocksize;

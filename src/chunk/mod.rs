@@ -70,7 +70,14 @@ pub fn decompress_masked(
 /// Decompress into a new buffer.
 pub fn decompress(dparams: &DParams, src: &[u8]) -> Result<Vec<u8>> {
     let (nbytes, _, _) = sizes(src)?;
-    let mut dest = vec![0u8; nbytes];
+    // The size the header claims (at most 2 GiB), asked for fallibly and
+    // only once the chunk's structure holds together (docs/limits.md).
+    if header(src)?.vlblocks() {
+        vlblocks::VlChunk::parse(src)?;
+    } else {
+        decompress::parse(src)?;
+    }
+    let mut dest = crate::alloc::zeroed(nbytes)?;
     let n = decompress_into(dparams, src, &mut dest)?;
     dest.truncate(n);
     Ok(dest)

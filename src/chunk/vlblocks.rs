@@ -63,7 +63,8 @@ impl<'a> VlChunk<'a> {
             };
             dict = Some(DecompressDict { bytes, zstd });
         }
-        let mut blocks = Vec::with_capacity(nblocks);
+        // Each block takes room in `src` (its start, size and stream).
+        let mut blocks = crate::alloc::vec_within(nblocks, src.len())?;
         let mut total = 0usize;
         let mut prev = 0usize;
         for i in 0..nblocks {
@@ -194,7 +195,8 @@ pub fn decompress_blocks(dparams: &DParams, src: &[u8]) -> Result<Vec<Vec<u8>>> 
     let vl = VlChunk::parse(src)?;
     (0..vl.nblocks())
         .map(|j| {
-            let mut v = vec![0u8; vl.blocks[j].1];
+            // The sizes the chunk claims (they add up to its nbytes).
+            let mut v = crate::alloc::zeroed(vl.blocks[j].1)?;
             vl.decode_block(dparams, j, &mut v)?;
             Ok(v)
         })

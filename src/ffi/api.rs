@@ -1672,7 +1672,11 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
             return Error::InvalidParam.code();
         }
         let j = nblock as usize;
-        let mut buf = vec![0u8; vl.block_sizes()[j]];
+        // The block's size as the chunk claims it, asked for fallibly.
+        let mut buf = match crate::alloc::zeroed(vl.block_sizes()[j]) {
+            Ok(b) => b,
+            Err(e) => return e.code(),
+        };
         if let Err(e) = vl.decode_block(&ctx.dparams, j, &mut buf) {
             return e.code();
         }

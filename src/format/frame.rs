@@ -362,6 +362,9 @@ fn parse_meta_section(buf: &[u8], at: usize, max: usize) -> Result<Vec<Metalayer
         return Err(Error::Data);
     }
     let mut out = Vec::with_capacity(n);
+    // Contents are copied out: together they may take no more than the
+    // section holds (overlapping contents would multiply it; docs/limits.md).
+    let mut copied = 0usize;
     for _ in 0..n {
         need(pos, 1)?;
         if buf[pos] & 0xe0 != 0xa0 {
@@ -391,6 +394,10 @@ fn parse_meta_section(buf: &[u8], at: usize, max: usize) -> Result<Vec<Metalayer
             return Err(Error::Data);
         }
         need(off + 5, clen as usize)?;
+        copied += clen as usize;
+        if copied > buf.len() {
+            return Err(Error::Data);
+        }
         out.push(Metalayer {
             name,
             content: buf[off + 5..off + 5 + clen as usize].to_vec(),

@@ -9,6 +9,7 @@
 //! chunk file's number. [`Frame::resolve_lazy`] reads the whole chunk back.
 
 use super::Frame;
+use crate::alloc;
 use crate::error::{Error, Result};
 use crate::format::header::{ChunkHeader, B2_VL_BLOCKS, EXTENDED_HEADER_LENGTH, FLAG_MEMCPYED};
 
@@ -68,6 +69,16 @@ impl Frame {
             return Err(Error::InvalidHeader);
         }
         let cbytes = h.cbytes as usize;
+        // The chunk must be stored whole: its cbytes then back the block
+        // tables built below (docs/limits.md).
+        let room = if self.sparse_dir.is_some() {
+            self.sparse_chunk_size(off)?
+        } else {
+            self.section_len().saturating_sub(off as u64)
+        };
+        if cbytes as u64 > room {
+            return Err(Error::InvalidHeader);
+        }
         let (nblocks, leftover) = nblocks_of(&h)?;
         let special = (head[POS_BLOSC2_FLAGS] >> 4) & 0x7;
         let memcpyed = h.flags & FLAG_MEMCPYED != 0;
@@ -93,7 +104,8 @@ impl Frame {
             trailer_at
         };
         let total = trailer_at + 12 + bstarts_len;
-        let mut out = vec![0u8; total];
+        alloc::check(total + 4 * nblocks, cbytes)?;
+        let mut out = alloc::zeroed(total)?;
         out[..streams_at].copy_from_slice(&self.read_in_chunk(off, 0, streams_at)?);
         out[POS_BLOSC2_FLAGS] |= LAZY_FLAG;
         let (nchunk, where_) = if self.sparse_dir.is_some() {

@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+use crate::alloc;
 use crate::chunk::{self, CParams, DParams, SplitMode};
 use crate::error::{Error, Result};
 use crate::format::frame::*;
@@ -137,7 +138,10 @@ pub fn compress_offsets_into(offsets: &[i64], capacity: usize) -> Result<Vec<u8>
     Ok(dest)
 }
 
-fn decode_offsets(chunk_bytes: &[u8], nchunks: Option<i64>) -> Result<Vec<i64>> {
+/// `frame_len`, the bytes of the whole frame, bounds the index it may claim
+/// (special chunks take no room in the frame, so a small frame may hold
+/// many; see docs/limits.md).
+fn decode_offsets(chunk_bytes: &[u8], nchunks: Option<i64>, frame_len: u64) -> Result<Vec<i64>> {
     let h = ChunkHeader::parse(chunk_bytes).map_err(|_| Error::InvalidHeader)?;
     if h.cbytes as usize > chunk_bytes.len() {
         return Err(Error::ReadBuffer);
@@ -151,6 +155,11 @@ fn decode_offsets(chunk_bytes: &[u8], nchunks: Option<i64>) -> Result<Vec<i64>> 
             return Err(Error::InvalidHeader);
         }
     }
+    // The index is held three times while it is decoded and sorted.
+    alloc::check(
+        n.saturating_mul(3),
+        usize::try_from(frame_len).unwrap_or(usize::MAX),
+    )?;
     let raw = chunk::decompress(&DParams::default(), &chunk_bytes[..h.cbytes as usize])?;
     if raw.len() != n {
         return Err(Error::Data);
@@ -316,7 +325,7 @@ impl Frame {
                 }
             }
             let obytes = self.read_at(data_end, off_len)?.into_owned();
-            let offsets = decode_offsets(&obytes, nchunks)?;
+            let offsets = decode_offsets(&obytes, nchunks, self.len)?;
             let sparse = self.sparse_dir.is_some();
             for &o in &offsets {
                 if sparse && o > u32::MAX as i64 {
@@ -363,7 +372,8 @@ impl Frame {
         match &self.backing {
             Backing::Memory(v) => Ok(Cow::Borrowed(&v[pos as usize..end as usize])),
             Backing::File { offset, .. } => {
-                let mut buf = vec![0u8; usize::try_from(n).map_err(|_| Error::MemoryAlloc)?];
+                // `pos + n` is inside the frame, which the file holds.
+                let mut buf = alloc::zeroed(usize::try_from(n).map_err(|_| Error::MemoryAlloc)?)?;
                 let at = offset + pos;
                 self.with_file(|f| f.read_at(at, &mut buf))?;
                 Ok(Cow::Owned(buf))

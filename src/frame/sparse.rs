@@ -4,6 +4,7 @@
 //! is empty and whose offsets are those chunk numbers (or special values).
 
 use super::{Backing, Frame, OpenedFrame};
+use crate::alloc;
 use crate::error::{Error, Result};
 use crate::format::frame::TYPE_SPARSE;
 use crate::format::header::{ChunkHeader, MIN_HEADER_LENGTH};
@@ -90,7 +91,8 @@ impl Frame {
         if size < MIN_HEADER_LENGTH as u64 || size > i32::MAX as u64 {
             return Err(Error::FileRead);
         }
-        let mut buf = vec![0u8; size as usize];
+        // The file's own size: what it holds backs it.
+        let mut buf = alloc::zeroed(size as usize)?;
         f.read_at(0, &mut buf)?;
         let h = ChunkHeader::parse_min(&buf)?;
         if h.cbytes < 0 || h.cbytes as u64 > size {
@@ -104,7 +106,11 @@ impl Frame {
     pub fn read_sparse_chunk_range(&self, id: i64, pos: u64, len: usize) -> Result<Vec<u8>> {
         let (io, dir) = self.sparse_parts()?;
         let f = io.open(&sparse_chunk_path(dir, id)?, OpenMode::Read)?;
-        let mut buf = vec![0u8; len];
+        let end = pos.checked_add(len as u64).ok_or(Error::FileRead)?;
+        if end > f.size()? {
+            return Err(Error::FileRead);
+        }
+        let mut buf = alloc::zeroed(len)?;
         f.read_at(pos, &mut buf)?;
         Ok(buf)
     }

@@ -160,7 +160,8 @@ pub fn read_whole(io: &dyn IoBackend, path: &Path) -> Result<Vec<u8>> {
     let f = io.open(path, OpenMode::Read)?;
     let n = f.size()?;
     let n = usize::try_from(n).map_err(|_| Error::MemoryAlloc)?;
-    let mut buf = vec![0u8; n];
+    // The file's own size: what it holds backs it.
+    let mut buf = crate::alloc::zeroed(n)?;
     f.read_at(0, &mut buf)?;
     Ok(buf)
 }

@@ -55,11 +55,28 @@ impl SuperChunk {
                 return Err(Error::InvalidParam);
             }
             let n = c / per_chunk;
+            let at = ((c % per_chunk) as usize) * ts;
+            // A chunk that `out` cannot back is read item by item
+            // (docs/limits.md).
+            if crate::alloc::check(self.chunksize as usize, out.len()).is_err() {
+                let mut dp = self.dparams.clone();
+                dp.nchunk = n;
+                let got = chunk::getitem_bytes(
+                    &dp,
+                    &self.chunk(n)?,
+                    at as i64,
+                    ts as i64,
+                    &mut out[i * ts..],
+                )?;
+                if got != ts {
+                    return Err(Error::Data);
+                }
+                continue;
+            }
             if cached.as_ref().map(|(k, _)| *k) != Some(n) {
                 cached = Some((n, self.decompress_chunk_vec(n)?));
             }
             let data = &cached.as_ref().ok_or(Error::Failure)?.1;
-            let at = ((c % per_chunk) as usize) * ts;
             let item = data.get(at..at + ts).ok_or(Error::Data)?;
             out[i * ts..(i + 1) * ts].copy_from_slice(item);
         }

@@ -227,11 +227,22 @@ impl SuperChunk {
         }
         if copy {
             let n = sc.nchunks() as usize;
-            let mut chunks = Vec::with_capacity(n);
+            // The copies may take no more than the frame backs: offsets
+            // sharing one chunk would multiply it (docs/limits.md).
+            let backed = usize::try_from(sc.frame_len()).unwrap_or(0);
+            // The frame and its offsets index (8 bytes a chunk) are still
+            // held meanwhile.
+            let mut held = n
+                .saturating_mul(std::mem::size_of::<Vec<u8>>() + 8)
+                .saturating_add(backed);
+            crate::alloc::check(held, backed)?;
+            let mut chunks: Vec<Vec<u8>> = crate::alloc::vec_within(n, backed)?;
             let mut acc_nbytes = 0i64;
             let mut blocksize = 0;
             for i in 0..n {
                 let c = sc.chunk(i as i64)?.into_owned();
+                held = held.saturating_add(c.len());
+                crate::alloc::check(held, backed)?;
                 let (nb, _, hd) = chunk_info(&c)?;
                 acc_nbytes += nb as i64;
                 if i == 0 {
@@ -460,7 +471,11 @@ impl SuperChunk {
     pub fn decompress_chunk_vec(&self, n: i64) -> Result<Vec<u8>> {
         let c = self.chunk(n)?;
         let (nb, _, _) = chunk_info(&c)?;
-        let mut out = vec![0u8; nb as usize];
+        // A chunk holds at most the super-chunk's chunksize.
+        if self.chunksize > 0 && nb > self.chunksize {
+            return Err(Error::Data);
+        }
+        let mut out = crate::alloc::zeroed(nb as usize)?;
         self.decompress_chunk(n, &mut out)?;
         Ok(out)
     }
@@ -1099,7 +1114,9 @@ impl SuperChunk {
         if cb != c.len() {
             return Err(Error::Data);
         }
-        let mut out = vec![0u8; nb as usize];
+        // A vlmetalayer is held in the trailer: its compressed bytes bound
+        // what it may claim (docs/limits.md).
+        let mut out = crate::alloc::zeroed_within(nb as usize, c.len())?;
         let got = chunk::decompress_into(&self.dparams, c, &mut out)?;
         if got != nb as usize {
             return Err(Error::ReadBuffer);
