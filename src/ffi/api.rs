@@ -2,13 +2,14 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::ctx::{cparams_defaults, dparams_defaults, Context};
+use super::ptr::{bytes, bytes_mut, items, items_mut, malloc_copy, static_cstr, store_opt, string};
 use super::types::*;
 use super::{code, guard};
 use crate::chunk::{self, CParams, DParams, SplitMode};
 use crate::error::Error;
 use crate::format::header::{ChunkHeader, Special, MIN_HEADER_LENGTH};
 use once_cell::sync::Lazy;
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Mutex;
 
@@ -41,32 +42,6 @@ fn globals() -> std::sync::MutexGuard<'static, Globals> {
     GLOBALS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Borrow `len` bytes at `p` (empty for len 0).
-///
-/// # Safety
-/// `p` must be valid for `len` bytes when `len > 0`.
-unsafe fn slice<'a>(p: *const c_void, len: usize) -> &'a [u8] {
-    if len == 0 || p.is_null() {
-        &[]
-    } else {
-        // SAFETY: guaranteed by the caller.
-        unsafe { std::slice::from_raw_parts(p as *const u8, len) }
-    }
-}
-
-/// Borrow `len` writable bytes at `p`.
-///
-/// # Safety
-/// `p` must be valid for writes of `len` bytes when `len > 0`.
-unsafe fn slice_mut<'a>(p: *mut c_void, len: usize) -> &'a mut [u8] {
-    if len == 0 || p.is_null() {
-        &mut []
-    } else {
-        // SAFETY: guaranteed by the caller.
-        unsafe { std::slice::from_raw_parts_mut(p as *mut u8, len) }
-    }
-}
-
 /// The bytes of a chunk at `src`: at most `srcsize`, and no more than the
 /// header's cbytes (so that callers passing a huge srcsize, as blosc1 does,
 /// never make us look past the chunk).
@@ -82,12 +57,12 @@ unsafe fn chunk_slice<'a>(src: *const c_void, srcsize: i32) -> Result<&'a [u8], 
         return Err(Error::ReadBuffer);
     }
     // SAFETY: srcsize >= 16, so the caller guarantees the first 16 bytes.
-    let head = unsafe { slice(src, MIN_HEADER_LENGTH) };
+    let head = unsafe { bytes(src, MIN_HEADER_LENGTH) };
     let h = ChunkHeader::parse_min(head)?;
     let mut n = (srcsize as usize).min(h.cbytes as usize);
     if h.is_extended() && srcsize as usize >= crate::format::header::EXTENDED_HEADER_LENGTH {
         // SAFETY: srcsize >= 32 bytes are readable.
-        let full = unsafe { slice(src, crate::format::header::EXTENDED_HEADER_LENGTH) };
+        let full = unsafe { bytes(src, crate::format::header::EXTENDED_HEADER_LENGTH) };
         if ChunkHeader::parse(full).is_ok_and(|f| f.lazy()) {
             // A lazy chunk ends with its trailer, which may lie past the
             // cbytes of a small chunk: it is as long as the caller says.
@@ -95,28 +70,7 @@ unsafe fn chunk_slice<'a>(src: *const c_void, srcsize: i32) -> Result<&'a [u8], 
         }
     }
     // SAFETY: n <= srcsize, and n <= cbytes unless a lazy chunk's own length.
-    Ok(unsafe { slice(src, n) })
-}
-
-fn cstr(p: *const c_char) -> Option<String> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: non-null C strings passed to the API are NUL-terminated.
-    Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
-}
-
-/// Static NUL-terminated strings handed to C.
-fn static_cstr(s: &str) -> *const c_char {
-    static CACHE: Lazy<Mutex<Vec<CString>>> = Lazy::new(|| Mutex::new(Vec::new()));
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(c) = cache.iter().find(|c| c.to_str().ok() == Some(s)) {
-        return c.as_ptr();
-    }
-    let c = CString::new(s).unwrap_or_default();
-    let p = c.as_ptr();
-    cache.push(c);
-    p
+    Ok(unsafe { bytes(src, n) })
 }
 
 // ---------------------------------------------------------------- lifecycle
@@ -261,8 +215,8 @@ pub unsafe extern "C" fn blosc2_compress(
         // destsize writable bytes at dest.
         let (s, d) = unsafe {
             (
-                slice(src, srcsize as usize),
-                slice_mut(dest, destsize as usize),
+                bytes(src, srcsize as usize),
+                bytes_mut(dest, destsize as usize),
             )
         };
         let blosc1 = std::env::var_os("BLOSC_BLOSC1_COMPAT").is_some()
@@ -333,7 +287,7 @@ pub unsafe extern "C" fn blosc2_decompress(
             Err(e) => return e.code(),
         };
         // SAFETY: the caller guarantees destsize writable bytes at dest.
-        let d = unsafe { slice_mut(dest, destsize.max(0) as usize) };
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
         let dparams = DParams {
             nthreads: globals().nthreads,
             ..DParams::default()
@@ -376,7 +330,7 @@ pub unsafe extern "C" fn blosc2_getitem(
             return Error::NullPointer.code();
         }
         // SAFETY: the caller guarantees destsize bytes at dest.
-        let d = unsafe { slice_mut(dest, destsize.max(0) as usize) };
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
         code(chunk::getitem(
             &DParams::default(),
             s,
@@ -408,7 +362,7 @@ pub unsafe extern "C" fn blosc1_getitem(
             return Error::NullPointer.code();
         }
         // SAFETY: blosc1_getitem's contract: dest holds nitems * typesize bytes.
-        let d = unsafe { slice_mut(dest, want) };
+        let d = unsafe { bytes_mut(dest, want) };
         code(chunk::getitem(
             &DParams::default(),
             s,
@@ -433,7 +387,7 @@ pub unsafe extern "C" fn blosc2_cbuffer_sizes(
             Err(Error::NullPointer)
         } else {
             // SAFETY: the API requires at least a 16-byte header at cbuffer.
-            ChunkHeader::parse_min(unsafe { slice(cbuffer, MIN_HEADER_LENGTH) })
+            ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) })
         };
         let (n, c, b, rc) = match h {
             Ok(h) => {
@@ -447,18 +401,9 @@ pub unsafe extern "C" fn blosc2_cbuffer_sizes(
             }
             Err(e) => (0, 0, 0, e.code()),
         };
-        // SAFETY: each output pointer is either null or valid for one i32.
-        unsafe {
-            if !nbytes.is_null() {
-                *nbytes = n;
-            }
-            if !cbytes.is_null() {
-                *cbytes = c;
-            }
-            if !blocksize.is_null() {
-                *blocksize = b;
-            }
-        }
+        store_opt(nbytes, n);
+        store_opt(cbytes, c);
+        store_opt(blocksize, b);
         rc
     })
 }
@@ -472,18 +417,10 @@ pub unsafe extern "C" fn blosc1_cbuffer_sizes(
 ) {
     let (mut n, mut c, mut b) = (0i32, 0i32, 0i32);
     // SAFETY: forwarded contract; the locals are valid.
-    unsafe {
-        blosc2_cbuffer_sizes(cbuffer, &mut n, &mut c, &mut b);
-        if !nbytes.is_null() {
-            *nbytes = n as usize;
-        }
-        if !cbytes.is_null() {
-            *cbytes = c as usize;
-        }
-        if !blocksize.is_null() {
-            *blocksize = b as usize;
-        }
-    }
+    unsafe { blosc2_cbuffer_sizes(cbuffer, &mut n, &mut c, &mut b) };
+    store_opt(nbytes, n as usize);
+    store_opt(cbytes, c as usize);
+    store_opt(blocksize, b as usize);
 }
 
 #[no_mangle]
@@ -508,7 +445,7 @@ pub unsafe extern "C" fn blosc1_cbuffer_validate(
             return Error::NullPointer.code();
         }
         // SAFETY: cbytes >= 16 bytes are readable at cbuffer.
-        match ChunkHeader::parse_min(unsafe { slice(cbuffer, MIN_HEADER_LENGTH) }) {
+        match ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) }) {
             Err(e) => {
                 set(0);
                 e.code()
@@ -538,23 +475,7 @@ unsafe fn min_header(cbuffer: *const c_void) -> Option<ChunkHeader> {
         return None;
     }
     // SAFETY: guaranteed by the caller.
-    ChunkHeader::parse_min(unsafe { slice(cbuffer, MIN_HEADER_LENGTH) }).ok()
-}
-
-/// Store two results through optional output pointers.
-///
-/// # Safety
-/// Each pointer must be null or valid for one write.
-unsafe fn store2<A, B>(pa: *mut A, a: A, pb: *mut B, b: B) {
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        if !pa.is_null() {
-            *pa = a;
-        }
-        if !pb.is_null() {
-            *pb = b;
-        }
-    }
+    ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) }).ok()
 }
 
 #[no_mangle]
@@ -569,8 +490,8 @@ pub unsafe extern "C" fn blosc1_cbuffer_metainfo(
         let (t, f) = h
             .map(|h| (h.typesize as usize, h.flags as c_int))
             .unwrap_or((0, 0));
-        // SAFETY: outputs are null or valid.
-        unsafe { store2(typesize, t, flags, f) }
+        store_opt(typesize, t);
+        store_opt(flags, f);
     })
 }
 
@@ -586,8 +507,8 @@ pub unsafe extern "C" fn blosc2_cbuffer_versions(
         let (v, l) = h
             .map(|h| (h.version as c_int, h.versionlz as c_int))
             .unwrap_or((0, 0));
-        // SAFETY: outputs are null or valid.
-        unsafe { store2(version, v, versionlz, l) }
+        store_opt(version, v);
+        store_opt(versionlz, l);
     })
 }
 
@@ -617,7 +538,8 @@ pub extern "C" fn blosc1_get_compressor() -> *const c_char {
 #[no_mangle]
 pub unsafe extern "C" fn blosc1_set_compressor(compname: *const c_char) -> c_int {
     guard(Error::Failure.code(), || {
-        let Some(name) = cstr(compname) else {
+        // SAFETY: a non-NULL name passed to the API is NUL-terminated.
+        let Some(name) = (unsafe { string(compname) }) else {
             return Error::NullPointer.code();
         };
         match crate::codec::code_of(&name) {
@@ -771,7 +693,8 @@ pub unsafe extern "C" fn blosc2_compcode_to_compname(
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_compname_to_compcode(compname: *const c_char) -> c_int {
     guard(-1, || {
-        match cstr(compname).and_then(|n| crate::codec::code_of(&n)) {
+        // SAFETY: a non-NULL name passed to the API is NUL-terminated.
+        match unsafe { string(compname) }.and_then(|n| crate::codec::code_of(&n)) {
             Some(c) => c as c_int,
             None => -1,
         }
@@ -797,7 +720,8 @@ pub unsafe extern "C" fn blosc2_get_complib_info(
     version: *mut *mut c_char,
 ) -> c_int {
     guard(-1, || {
-        let Some(name) = cstr(compname) else {
+        // SAFETY: a non-NULL name passed to the API is NUL-terminated.
+        let Some(name) = (unsafe { string(compname) }) else {
             return Error::NullPointer.code();
         };
         let lib = crate::codec::complib_of(&name);
@@ -959,8 +883,8 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
         // SAFETY: the caller guarantees the buffer sizes.
         let (s, d) = unsafe {
             (
-                slice(src, srcsize as usize),
-                slice_mut(dest, destsize as usize),
+                bytes(src, srcsize as usize),
+                bytes_mut(dest, destsize as usize),
             )
         };
         if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk != 0 {
@@ -1025,7 +949,7 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
             return Error::WriteBuffer.code();
         }
         // SAFETY: the caller guarantees destsize bytes at dest.
-        let d = unsafe { slice_mut(dest, destsize as usize) };
+        let d = unsafe { bytes_mut(dest, destsize as usize) };
         let with_nchunk;
         let dp = if ctx.dparams.postfilter.is_some() && ctx.dparams.schunk != 0 {
             let mut dp = ctx.dparams.clone();
@@ -1078,7 +1002,7 @@ unsafe fn getitem_ctx_with(
             return Error::NullPointer.code();
         }
         // SAFETY: destsize bytes are writable at dest.
-        let d = unsafe { slice_mut(dest, destsize.max(0) as usize) };
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
         f(ctx, s, d)
     })
 }
@@ -1205,7 +1129,7 @@ pub unsafe extern "C" fn blosc2_set_maskout(
             return Error::NullPointer.code();
         }
         // SAFETY: maskout points at nblocks booleans.
-        let m = unsafe { std::slice::from_raw_parts(maskout, nblocks as usize) };
+        let m = unsafe { items(maskout, nblocks as usize) };
         c.maskout = Some(m.to_vec());
         0
     })
@@ -1228,7 +1152,7 @@ unsafe fn special(
             return Error::NullPointer.code();
         };
         // SAFETY: dest is valid for destsize bytes.
-        let d = unsafe { slice_mut(dest, destsize.max(0) as usize) };
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
         code(chunk::special::chunk_special(&p, nbytes, kind, d))
     })
 }
@@ -1287,8 +1211,8 @@ pub unsafe extern "C" fn blosc2_chunk_repeatval(
         // SAFETY: repeatval holds typesize bytes; dest holds destsize bytes.
         let (v, d) = unsafe {
             (
-                slice(repeatval, p.typesize as usize),
-                slice_mut(dest, destsize.max(0) as usize),
+                bytes(repeatval, p.typesize as usize),
+                bytes_mut(dest, destsize.max(0) as usize),
             )
         };
         code(chunk::special::chunk_repeatval(&p, nbytes, v, d))
@@ -1322,7 +1246,7 @@ unsafe fn raw_filter(
         }
         let n = blocksize as usize;
         // SAFETY: both buffers hold blocksize bytes and do not overlap (API contract).
-        let (s, d) = unsafe { (slice(src, n), slice_mut(dest, n)) };
+        let (s, d) = unsafe { (bytes(src, n), bytes_mut(dest, n)) };
         match f(typesize as usize, s, d) {
             Ok(()) => blocksize,
             Err(()) => Error::FilterPipeline.code(),
@@ -1456,12 +1380,7 @@ pub unsafe extern "C" fn blosc2_unidim_to_multidim(
         }
         let n = ndim as usize;
         // SAFETY: both arrays hold ndim entries (API contract).
-        let (shape, index) = unsafe {
-            (
-                std::slice::from_raw_parts(shape, n),
-                std::slice::from_raw_parts_mut(index, n),
-            )
-        };
+        let (shape, index) = unsafe { (items(shape, n), items_mut(index, n)) };
         let mut strides = vec![1i64; n];
         for d in (0..n - 1).rev() {
             strides[d] = shape[d + 1].wrapping_mul(strides[d + 1]);
@@ -1499,10 +1418,7 @@ pub unsafe extern "C" fn blosc2_multidim_to_unidim(
         let n = ndim as usize;
         // SAFETY: arrays hold ndim entries; i is valid for one value.
         unsafe {
-            let (idx, st) = (
-                std::slice::from_raw_parts(index, n),
-                std::slice::from_raw_parts(strides, n),
-            );
+            let (idx, st) = (items(index, n), items(strides, n));
             *i = idx
                 .iter()
                 .zip(st)
@@ -1532,12 +1448,7 @@ pub unsafe extern "C" fn blosc2_vlcompress_ctx(
         }
         let n = nblocks as usize;
         // SAFETY: srcs and srcsizes hold nblocks entries (API contract).
-        let (ptrs, sizes) = unsafe {
-            (
-                std::slice::from_raw_parts(srcs, n),
-                std::slice::from_raw_parts(srcsizes, n),
-            )
-        };
+        let (ptrs, sizes) = unsafe { (items(srcs, n), items(srcsizes, n)) };
         let mut blocks = Vec::with_capacity(n);
         let mut total: i64 = 0;
         for (&p, &s) in ptrs.iter().zip(sizes) {
@@ -1549,10 +1460,10 @@ pub unsafe extern "C" fn blosc2_vlcompress_ctx(
                 return Error::MaxBufsizeExceeded.code();
             }
             // SAFETY: each source holds its size in bytes.
-            blocks.push(unsafe { slice(p, s as usize) });
+            blocks.push(unsafe { bytes(p, s as usize) });
         }
         // SAFETY: dest holds destsize bytes.
-        let d = unsafe { slice_mut(dest, destsize.max(0) as usize) };
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
         code(chunk::vlblocks::compress(&ctx.cparams, &blocks, d))
     })
 }
@@ -1571,7 +1482,7 @@ pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
             return Error::ReadBuffer.code();
         }
         // SAFETY: srcsize bytes are readable; only the header is looked at.
-        let s = unsafe { slice(src, 32) };
+        let s = unsafe { bytes(src, 32) };
         match chunk::vlblocks::nblocks(s) {
             Ok(n) => {
                 // SAFETY: nblocks is valid for one i32.
@@ -1581,18 +1492,6 @@ pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
             Err(e) => e.code(),
         }
     })
-}
-
-/// Copy `data` into a malloc'ed buffer owned by the C caller.
-fn malloc_copy(data: &[u8]) -> *mut u8 {
-    // SAFETY: malloc of at least one byte; we copy data.len() bytes into it.
-    unsafe {
-        let p = libc::malloc(data.len().max(1)) as *mut u8;
-        if !p.is_null() {
-            std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len());
-        }
-        p
-    }
 }
 
 #[no_mangle]

@@ -10,6 +10,7 @@
 #![allow(non_camel_case_types)]
 
 use super::guard;
+use super::ptr::c_str;
 use super::types::{blosc2_io, blosc2_stdio_mmap};
 use crate::error::{Error, Result};
 use crate::io::mmap::{MmapFile, MmapMode};
@@ -314,15 +315,6 @@ pub struct blosc2_stdio_file {
     pub file: *mut libc::FILE,
 }
 
-fn c_str<'a>(p: *const c_char) -> Option<&'a CStr> {
-    if p.is_null() {
-        None
-    } else {
-        // SAFETY: non-NULL strings passed by C are NUL-terminated.
-        Some(unsafe { CStr::from_ptr(p) })
-    }
-}
-
 /// The descriptor behind a `blosc2_stdio_file *` (None when unusable).
 ///
 /// # Safety
@@ -376,7 +368,8 @@ pub unsafe extern "C" fn blosc2_stdio_open(
     _params: *mut c_void,
 ) -> *mut c_void {
     guard(std::ptr::null_mut(), || {
-        let (Some(path), Some(mode)) = (c_str(urlpath), c_str(mode)) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let (Some(path), Some(mode)) = (unsafe { (c_str(urlpath), c_str(mode)) }) else {
             return std::ptr::null_mut();
         };
         // SAFETY: two NUL-terminated strings.
@@ -620,7 +613,8 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_open(
     params: *mut c_void,
 ) -> *mut c_void {
     guard(std::ptr::null_mut(), || {
-        let Some(path) = c_str(urlpath) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Some(path) = (unsafe { c_str(urlpath) }) else {
             return std::ptr::null_mut();
         };
         // SAFETY: params is NULL or the caller's blosc2_stdio_mmap.
@@ -630,12 +624,14 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_open(
         let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
         if maps.contains_key(&(params as usize)) {
             // Mapped once; only the same path may be opened again.
-            return match c_str(m.urlpath) {
+            // SAFETY: the caller's struct holds NULL or a C string.
+            return match unsafe { c_str(m.urlpath) } {
                 Some(p) if p == path => params,
                 _ => std::ptr::null_mut(),
             };
         }
-        let Some(mode) = c_str(m.mode)
+        // SAFETY: the caller's struct holds NULL or a C string.
+        let Some(mode) = unsafe { c_str(m.mode) }
             .and_then(|s| s.to_str().ok())
             .and_then(MmapMode::parse)
         else {

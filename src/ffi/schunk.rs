@@ -17,12 +17,13 @@
 
 use super::ctx::{cparams_defaults, cparams_from_c, dparams_defaults, Context};
 use super::guard;
+use super::ptr::{bytes, items, items_mut, malloc_copy, malloc_i64s, string_arg};
 use super::types::*;
 use crate::chunk::{CParams, DParams};
 use crate::error::{Error, Result};
 use crate::format::header::{ChunkHeader, Special, MIN_HEADER_LENGTH};
 use crate::schunk::{Storage, SuperChunk};
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 
@@ -414,41 +415,8 @@ pub(crate) unsafe fn c_params(
     Ok((h.c_cparams, h.c_dparams, h.storage.contiguous))
 }
 
-fn cstring_arg(p: *const c_char) -> Result<String> {
-    if p.is_null() {
-        return Err(Error::InvalidParam);
-    }
-    // SAFETY: non-NULL C strings passed to the API are NUL-terminated.
-    Ok(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
-}
-
 fn normalize_urlpath(s: &str) -> PathBuf {
     PathBuf::from(s.strip_prefix("file:///").unwrap_or(s))
-}
-
-/// Bytes at `p` (empty for len 0 or NULL).
-///
-/// # Safety
-/// `p` must be valid for `len` bytes when non-NULL.
-unsafe fn bytes<'a>(p: *const u8, len: usize) -> &'a [u8] {
-    if p.is_null() || len == 0 {
-        &[]
-    } else {
-        // SAFETY: guaranteed by the caller.
-        unsafe { std::slice::from_raw_parts(p, len) }
-    }
-}
-
-/// A malloc'ed copy of `b` (C frees it with free()).
-fn malloc_copy(b: &[u8]) -> *mut u8 {
-    // SAFETY: malloc of at least one byte; the copy stays inside the allocation.
-    unsafe {
-        let p = libc::malloc(b.len().max(1)) as *mut u8;
-        if !p.is_null() {
-            std::ptr::copy_nonoverlapping(b.as_ptr(), p, b.len());
-        }
-        p
-    }
 }
 
 /// The bytes of the chunk at `p`, bounded by its header's cbytes.
@@ -473,7 +441,8 @@ fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option<String>, b
     let url = if st.urlpath.is_null() {
         None
     } else {
-        Some(cstring_arg(st.urlpath)?)
+        // SAFETY: a storage's non-NULL urlpath is a C string.
+        Some(unsafe { string_arg(st.urlpath) }?)
     };
     Ok(match (st.contiguous, &url) {
         (false, None) => (Storage::Memory, None, false),
@@ -716,7 +685,8 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
         let Some(io) = (unsafe { udio.as_ref() }).copied() else {
             return std::ptr::null_mut();
         };
-        let Ok(url) = cstring_arg(urlpath) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
             return std::ptr::null_mut();
         };
         let opened = (|| {
@@ -818,7 +788,8 @@ pub unsafe extern "C" fn blosc2_schunk_to_file(
     urlpath: *const c_char,
 ) -> i64 {
     guard(Error::Failure.code() as i64, || {
-        let Ok(url) = cstring_arg(urlpath) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
             return Error::InvalidParam.code() as i64;
         };
         // SAFETY: a super-chunk pointer from this library.
@@ -841,7 +812,8 @@ pub unsafe extern "C" fn blosc2_schunk_append_file(
     urlpath: *const c_char,
 ) -> i64 {
     guard(Error::Failure.code() as i64, || {
-        let Ok(url) = cstring_arg(urlpath) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
             return Error::InvalidParam.code() as i64;
         };
         // SAFETY: a super-chunk pointer from this library.
@@ -1010,7 +982,7 @@ pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
         }
         h.c.current_nchunk = nchunk;
         // SAFETY: dest holds nbytes writable bytes.
-        let out = unsafe { std::slice::from_raw_parts_mut(dest as *mut u8, nbytes as usize) };
+        let out = unsafe { items_mut(dest as *mut u8, nbytes as usize) };
         super::code(h.sc.decompress_chunk(nchunk, out))
     })
 }
@@ -1210,8 +1182,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(
         // SAFETY: the caller passes ncoords coordinates and room for as many items.
         let (c, out) = unsafe {
             (
-                std::slice::from_raw_parts(coords, ncoords as usize),
-                std::slice::from_raw_parts_mut(buffer as *mut u8, n),
+                items(coords, ncoords as usize),
+                items_mut(buffer as *mut u8, n),
             )
         };
         match h.sc.get_sparse(c, out) {
@@ -1237,7 +1209,7 @@ pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(
             let order = if n == 0 {
                 &[][..]
             } else {
-                std::slice::from_raw_parts(offsets_order, n)
+                items(offsets_order, n)
             };
             h.sc.reorder_offsets(order)?;
             h.c.change_tick += 1;
@@ -1269,12 +1241,7 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
         };
         let idx = if let Some(nd) = nd {
             // SAFETY: start and stop hold ndim entries for an n-dimensional array.
-            let (a, b) = unsafe {
-                (
-                    std::slice::from_raw_parts(start, nd),
-                    std::slice::from_raw_parts(stop, nd),
-                )
-            };
+            let (a, b) = unsafe { (items(start, nd), items(stop, nd)) };
             match h.sc.b2nd_slice_nchunks(a, b) {
                 Ok(v) => v,
                 Err(e) => return e.code() as i64,
@@ -1287,13 +1254,12 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
                 Err(e) => return e.code() as i64,
             }
         };
-        let raw: Vec<u8> = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let p = if raw.is_empty() {
+        let p = if idx.is_empty() {
             std::ptr::null_mut()
         } else {
-            malloc_copy(&raw) as *mut i64
+            malloc_i64s(&idx)
         };
-        if !raw.is_empty() && p.is_null() {
+        if !idx.is_empty() && p.is_null() {
             return Error::MemoryAlloc.code() as i64;
         }
         // SAFETY: checked non-NULL above.
@@ -1330,7 +1296,7 @@ pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
             return Error::Failure.code();
         }
         // SAFETY: the buffer holds (stop - start) * typesize bytes.
-        let out = unsafe { std::slice::from_raw_parts_mut(buffer as *mut u8, n as usize) };
+        let out = unsafe { items_mut(buffer as *mut u8, n as usize) };
         match h.sc.get_slice(start, stop, out) {
             Ok(()) => 0,
             Err(Error::InvalidParam) => Error::Failure.code(),
@@ -1464,8 +1430,7 @@ pub unsafe extern "C" fn blosc2_frame_get_offsets(schunk: *mut blosc2_schunk) ->
         let Some(f) = h.sc.frame() else {
             return std::ptr::null_mut();
         };
-        let raw: Vec<u8> = f.offsets().iter().flat_map(|o| o.to_le_bytes()).collect();
-        malloc_copy(&raw) as *mut i64
+        malloc_i64s(f.offsets())
     })
 }
 
@@ -1481,7 +1446,7 @@ pub unsafe extern "C" fn blosc2_meta_add(
     // SAFETY: pointers as documented in blosc2.h.
     let r = unsafe {
         mutate(schunk, |h| {
-            let name = cstring_arg(name)?;
+            let name = string_arg(name)?;
             if content_len < 0 || (content.is_null() && content_len > 0) {
                 return Err(Error::InvalidParam);
             }
@@ -1506,7 +1471,7 @@ pub unsafe extern "C" fn blosc2_meta_update(
     // SAFETY: pointers as documented in blosc2.h.
     let r = unsafe {
         mutate(schunk, |h| {
-            let name = cstring_arg(name)?;
+            let name = string_arg(name)?;
             if content_len < 0 || (content.is_null() && content_len > 0) {
                 return Err(Error::InvalidParam);
             }
@@ -1532,7 +1497,8 @@ pub unsafe extern "C" fn blosc2_vlmeta_exists(
             Ok(h) => h,
             Err(_) => return Error::InvalidParam.code(),
         };
-        let Ok(name) = cstring_arg(name) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Ok(name) = (unsafe { string_arg(name) }) else {
             return Error::InvalidParam.code();
         };
         super::code(h.sc.vlmeta_exists(&name))
@@ -1558,7 +1524,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_add(
     // SAFETY: pointers as documented in blosc2.h.
     let r = unsafe {
         mutate(schunk, |h| {
-            let name = cstring_arg(name)?;
+            let name = string_arg(name)?;
             if content_len < 0 || (content.is_null() && content_len > 0) {
                 return Err(Error::InvalidParam);
             }
@@ -1585,7 +1551,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_update(
     // SAFETY: pointers as documented in blosc2.h.
     let r = unsafe {
         mutate(schunk, |h| {
-            let name = cstring_arg(name)?;
+            let name = string_arg(name)?;
             if content_len < 0 || (content.is_null() && content_len > 0) {
                 return Err(Error::InvalidParam);
             }
@@ -1617,7 +1583,8 @@ pub unsafe extern "C" fn blosc2_vlmeta_get(
             Ok(h) => h,
             Err(_) => return Error::InvalidParam.code(),
         };
-        let Ok(name) = cstring_arg(name) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Ok(name) = (unsafe { string_arg(name) }) else {
             return Error::InvalidParam.code();
         };
         match h.sc.vlmeta_get(&name) {
@@ -1650,7 +1617,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_delete(
     // SAFETY: pointers as documented in blosc2.h.
     let r = unsafe {
         mutate(schunk, |h| {
-            let name = cstring_arg(name)?;
+            let name = string_arg(name)?;
             let r = h.sc.vlmeta_delete(&name).map(|n| n as i64);
             h.sync_all();
             h.c.change_tick += 1;
@@ -1775,7 +1742,8 @@ pub unsafe extern "C" fn blosc2_schunk_refresh(schunk: *mut blosc2_schunk) -> c_
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_remove_dir(path: *const c_char) -> c_int {
     guard(Error::Failure.code(), || {
-        let Ok(p) = cstring_arg(path) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Ok(p) = (unsafe { string_arg(path) }) else {
             return Error::FileRemove.code();
         };
         let p = Path::new(&p);
@@ -1801,7 +1769,9 @@ pub unsafe extern "C" fn blosc2_rename_urlpath(
     new_path: *mut c_char,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let (Ok(old), Ok(new)) = (cstring_arg(old_urlpath), cstring_arg(new_path)) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let (Ok(old), Ok(new)) = (unsafe { (string_arg(old_urlpath), string_arg(new_path)) })
+        else {
             // Like the reference, NULL paths leave everything as it is.
             return 0;
         };
@@ -1821,7 +1791,8 @@ pub unsafe extern "C" fn blosc2_remove_urlpath(urlpath: *const c_char) -> c_int 
         if urlpath.is_null() {
             return 0;
         }
-        let Ok(url) = cstring_arg(urlpath) else {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
             return 0;
         };
         let p = Path::new(&url);

@@ -29,7 +29,7 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
                 return Err(Error::InvalidParam);
             }
             // SAFETY: buffer holds buffersize >= need bytes.
-            let data = unsafe { buf(buffer, need) }?;
+            let data = unsafe { caller_buffer(buffer, need) }?;
             let a = array_new(c, Fill::Special(Special::Zero))?;
             // SAFETY: a was just made.
             let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
@@ -61,7 +61,7 @@ pub unsafe extern "C" fn b2nd_to_cbuffer(
                 if buffersize < need {
                     return Err(Error::InvalidParam);
                 }
-                let out = buf_mut(buffer, buffersize)?;
+                let out = caller_buffer_mut(buffer, buffersize)?;
                 if m.geom.nitems == 0 {
                     return Ok(());
                 }
@@ -89,14 +89,14 @@ pub unsafe extern "C" fn b2nd_get_sparse_cbuffer(
                 if n == 0 {
                     return Ok(());
                 }
-                let coords = arr(coords, n)?;
+                let coords = required_items(coords, n)?;
                 let need = ncoords
                     .checked_mul(sc.typesize() as i64)
                     .ok_or(Error::InvalidParam)?;
                 if buffersize < need {
                     return Err(Error::InvalidParam);
                 }
-                let out = buf_mut(buffer, buffersize)?;
+                let out = caller_buffer_mut(buffer, buffersize)?;
                 select::get_sparse(sc, &m.geom, coords, out)
             })
         })
@@ -112,7 +112,7 @@ pub(super) unsafe fn dims<'a>(p: *const i64, nd: usize) -> Result<&'a [i64]> {
         return Err(Error::NullPointer);
     }
     // SAFETY: guaranteed by the caller.
-    unsafe { arr(p, nd) }
+    unsafe { required_items(p, nd) }
 }
 
 /// The start, stop and buffer shape of a slice transfer.
@@ -144,7 +144,7 @@ pub unsafe extern "C" fn b2nd_get_slice_cbuffer(
         rc(unsafe {
             read(array, |sc, m| {
                 let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
-                let out = buf_mut(buffer, buffersize)?;
+                let out = caller_buffer_mut(buffer, buffersize)?;
                 array::get_slice(sc, &m.geom, s0, s1, out, bs)
             })
         })
@@ -165,7 +165,7 @@ pub unsafe extern "C" fn b2nd_set_slice_cbuffer(
         rc(unsafe {
             write(array, |sc, m| {
                 let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
-                let data = buf(buffer, buffersize)?;
+                let data = caller_buffer(buffer, buffersize)?;
                 array::set_slice(sc, &m.geom, s0, s1, data, bs)
             })
         })
@@ -189,7 +189,7 @@ pub unsafe extern "C" fn b2nd_resize(
                 let st = if start.is_null() {
                     None
                 } else {
-                    Some(arr(start, nd)?)
+                    Some(required_items(start, nd)?)
                 };
                 reshape::resize(sc, m, ns, st)
             })
@@ -209,7 +209,7 @@ pub unsafe extern "C" fn b2nd_insert(
         // SAFETY: array is NULL or live; buffer holds buffersize bytes.
         rc(unsafe {
             write(array, |sc, m| {
-                let data = buf(buffer, buffersize)?;
+                let data = caller_buffer(buffer, buffersize)?;
                 let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
                 reshape::insert(sc, m, data, axis, insert_start)
             })
@@ -228,7 +228,7 @@ pub unsafe extern "C" fn b2nd_append(
         // SAFETY: array is NULL or live; buffer holds buffersize bytes.
         rc(unsafe {
             write(array, |sc, m| {
-                let data = buf(buffer, buffersize)?;
+                let data = caller_buffer(buffer, buffersize)?;
                 let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
                 let at = *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
                 reshape::insert(sc, m, data, axis, at)
@@ -280,8 +280,8 @@ unsafe fn selection_lists<'a>(
     // SAFETY: guaranteed by the caller.
     let (lists, sizes) = unsafe {
         (
-            arr(selection as *const *mut i64, nd)?,
-            arr(sizes as *const i64, nd)?,
+            required_items(selection as *const *mut i64, nd)?,
+            required_items(sizes as *const i64, nd)?,
         )
     };
     let mut out = Vec::with_capacity(nd);
@@ -291,7 +291,7 @@ unsafe fn selection_lists<'a>(
             return Err(Error::NullPointer);
         }
         // SAFETY: each list holds its size.
-        out.push(unsafe { arr(*p as *const i64, n)? });
+        out.push(unsafe { required_items(*p as *const i64, n)? });
     }
     Ok(out)
 }
@@ -326,7 +326,7 @@ pub unsafe extern "C" fn b2nd_get_orthogonal_selection(
                 let sel = selection_lists(selection, selection_size, nd)?;
                 check_selection_size(&sel, sc.typesize(), buffersize)?;
                 let bs = dims(buffershape, nd)?;
-                let out = buf_mut(buffer, buffersize)?;
+                let out = caller_buffer_mut(buffer, buffersize)?;
                 select::get_orthogonal(sc, &m.geom, &sel, out, bs)
             })
         })
@@ -350,7 +350,7 @@ pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
                 let sel = selection_lists(selection, selection_size, nd)?;
                 check_selection_size(&sel, sc.typesize(), buffersize)?;
                 let bs = dims(buffershape, nd)?;
-                let data = buf(buffer, buffersize)?;
+                let data = caller_buffer(buffer, buffersize)?;
                 select::set_orthogonal(sc, &m.geom, &sel, data, bs)
             })
         })

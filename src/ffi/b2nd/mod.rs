@@ -19,6 +19,10 @@ pub use metalayer::*;
 
 use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
+use super::ptr::{
+    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, malloc_bytes, required_items, store,
+    string,
+};
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
     blosc2_schunk_from_buffer, blosc2_schunk_new, blosc2_schunk_open_offset,
@@ -315,53 +319,6 @@ fn rc(r: Result<()>) -> c_int {
     }
 }
 
-/// `n` values at `p` (empty for n == 0).
-///
-/// # Safety
-/// `p` must be valid for `n` values when `n > 0`.
-unsafe fn arr<'a, T>(p: *const T, n: usize) -> Result<&'a [T]> {
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return Err(Error::NullPointer);
-    }
-    // SAFETY: guaranteed by the caller.
-    Ok(unsafe { std::slice::from_raw_parts(p, n) })
-}
-
-/// A caller's buffer of `len` bytes.
-///
-/// # Safety
-/// `p` must be valid for `len` bytes when `len > 0`.
-unsafe fn buf_mut<'a>(p: *mut c_void, len: i64) -> Result<&'a mut [u8]> {
-    let len = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
-    if p.is_null() {
-        return Err(Error::NullPointer);
-    }
-    if len == 0 {
-        return Ok(&mut []);
-    }
-    // SAFETY: guaranteed by the caller.
-    Ok(unsafe { std::slice::from_raw_parts_mut(p as *mut u8, len) })
-}
-
-/// # Safety
-/// As [`buf_mut`].
-unsafe fn buf<'a>(p: *const c_void, len: i64) -> Result<&'a [u8]> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { buf_mut(p as *mut c_void, len).map(|b| &*b) }
-}
-
-fn store<T>(out: *mut *mut T, v: *mut T) -> Result<()> {
-    if out.is_null() {
-        return Err(Error::NullPointer);
-    }
-    // SAFETY: a non-NULL out-parameter points at a writable pointer.
-    unsafe { *out = v };
-    Ok(())
-}
-
 // ---------------------------------------------------------------- contexts
 
 #[no_mangle]
@@ -383,8 +340,13 @@ pub unsafe extern "C" fn b2nd_create_ctx(
             }
             let nd = ndim as usize;
             // SAFETY: the shape arrays hold ndim values (b2nd.h).
-            let (s, c, b) =
-                unsafe { (arr(shape, nd)?, arr(chunkshape, nd)?, arr(blockshape, nd)?) };
+            let (s, c, b) = unsafe {
+                (
+                    required_items(shape, nd)?,
+                    required_items(chunkshape, nd)?,
+                    required_items(blockshape, nd)?,
+                )
+            };
             let g = Geometry::new(s, c, b)?;
             // SAFETY: storage is NULL or a valid blosc2_storage.
             let st = unsafe { b2_storage.as_ref() };
@@ -399,39 +361,26 @@ pub unsafe extern "C" fn b2nd_create_ctx(
                 .blocknitems
                 .checked_mul(cparams.typesize)
                 .ok_or(Error::InvalidParam)?;
-            let urlpath = match st.map(|s| s.urlpath) {
-                Some(p) if !p.is_null() => {
-                    // SAFETY: a non-NULL urlpath is a NUL-terminated string.
-                    Some(unsafe { CStr::from_ptr(p) }.to_owned())
-                }
-                _ => None,
-            };
-            let dtype = if dtype.is_null() {
-                format!("|S{}", cparams.typesize)
-            } else {
-                // SAFETY: a non-NULL dtype is a NUL-terminated string.
-                unsafe { CStr::from_ptr(dtype) }
-                    .to_string_lossy()
-                    .into_owned()
-            };
+            // SAFETY: a non-NULL urlpath is a NUL-terminated string.
+            let urlpath = st
+                .and_then(|s| unsafe { c_str(s.urlpath) })
+                .map(CStr::to_owned);
+            // SAFETY: a non-NULL dtype is a NUL-terminated string.
+            let dtype =
+                unsafe { string(dtype) }.unwrap_or_else(|| format!("|S{}", cparams.typesize));
             let n = usize::try_from(nmetalayers).map_err(|_| Error::InvalidParam)?;
             if n > MAX_DIM - 1 {
                 return Err(Error::InvalidParam);
             }
             // SAFETY: metalayers holds nmetalayers entries.
-            let metas = unsafe { arr(metalayers, n)? };
+            let metas = unsafe { required_items(metalayers, n)? };
             let mut copied = Vec::with_capacity(n);
             for m in metas {
-                if m.name.is_null() {
-                    return Err(Error::NullPointer);
-                }
                 // SAFETY: metalayer names are NUL-terminated strings.
-                let name = unsafe { CStr::from_ptr(m.name) }
-                    .to_string_lossy()
-                    .into_owned();
+                let name = unsafe { string(m.name) }.ok_or(Error::NullPointer)?;
                 let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
                 // SAFETY: content holds content_len bytes.
-                let content = unsafe { arr(m.content as *const u8, len)? }.to_vec();
+                let content = unsafe { required_items(m.content as *const u8, len)? }.to_vec();
                 copied.push((name, content));
             }
             Ok(b2nd_context_t {
@@ -573,7 +522,7 @@ pub unsafe extern "C" fn b2nd_full(
             return Error::InvalidParam.code();
         }
         // SAFETY: fill_value holds one item of typesize bytes.
-        match unsafe { buf(fill_value, ts as i64) } {
+        match unsafe { caller_buffer(fill_value, ts as i64) } {
             // SAFETY: forwarded contract.
             Ok(v) => unsafe { create(ctx, array, Fill::Value(v)) },
             Err(e) => e.code(),
