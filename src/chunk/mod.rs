@@ -13,6 +13,8 @@
 pub mod blocksize;
 pub(crate) mod compress;
 pub(crate) mod decompress;
+pub mod env;
+pub mod global;
 pub mod params;
 pub mod pipeline;
 pub mod special;

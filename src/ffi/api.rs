@@ -5,42 +5,13 @@ use super::ctx::{cparams_defaults, dparams_defaults, Context};
 use super::ptr::{bytes, bytes_mut, items, items_mut, malloc_copy, static_cstr, store_opt, string};
 use super::types::*;
 use super::{code, guard};
-use crate::chunk::{self, CParams, DParams, SplitMode};
+use crate::chunk::env::EnvOverrides;
+use crate::chunk::{self, global, DParams};
 use crate::error::Error;
 use crate::format::header::{ChunkHeader, Special, MIN_HEADER_LENGTH};
 use once_cell::sync::Lazy;
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
-use std::sync::Mutex;
-
-/// Settings of the global (non-`_ctx`) API.
-struct Globals {
-    compcode: u8,
-    delta: bool,
-    nthreads: i16,
-    blocksize: i32,
-    splitmode: i32,
-    initialized: bool,
-}
-
-static GLOBALS: Lazy<Mutex<Globals>> = Lazy::new(|| {
-    Mutex::new(Globals {
-        compcode: crate::codec::BLOSCLZ,
-        delta: false,
-        nthreads: 1,
-        blocksize: 0,
-        splitmode: SplitMode::ForwardCompat as i32,
-        initialized: false,
-    })
-});
-
-/// Serializes the global compress/decompress calls (the reference does the same
-/// unless BLOSC_NOLOCK is set).
-static GLOBAL_CALL: Mutex<()> = Mutex::new(());
-
-fn globals() -> std::sync::MutexGuard<'static, Globals> {
-    GLOBALS.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The bytes of a chunk at `src`: at most `srcsize`, and no more than the
 /// header's cbytes (so that callers passing a huge srcsize, as blosc1 does,
@@ -79,15 +50,14 @@ unsafe fn chunk_slice<'a>(src: *const c_void, srcsize: i32) -> Result<&'a [u8], 
 pub extern "C" fn blosc2_init() {
     guard((), || {
         super::plugins::register_builtin_plugins();
-        globals().initialized = true;
+        global::settings().initialized = true;
     })
 }
 
 #[no_mangle]
 pub extern "C" fn blosc2_destroy() {
     guard((), || {
-        let mut g = globals();
-        g.initialized = false;
+        global::settings().initialized = false;
         crate::pool::clear();
     })
 }
@@ -95,28 +65,12 @@ pub extern "C" fn blosc2_destroy() {
 #[no_mangle]
 pub extern "C" fn blosc2_free_resources() -> c_int {
     guard(-1, || {
-        if !globals().initialized {
+        if !global::settings().initialized {
             return Error::Failure.code();
         }
         crate::pool::clear();
         0
     })
-}
-
-// ---------------------------------------------------------------- env helpers
-
-fn build_filters(doshuffle: c_int, delta: bool, typesize: i32) -> [u8; 6] {
-    let mut f = [0u8; 6];
-    if doshuffle == 1 && typesize > 1 {
-        f[5] = 1;
-    }
-    if doshuffle == 2 {
-        f[5] = 2;
-    }
-    if delta {
-        f[4] = crate::format::header::DELTA;
-    }
-    f
 }
 
 // ---------------------------------------------------------------- global API
@@ -132,85 +86,15 @@ pub unsafe extern "C" fn blosc2_compress(
     destsize: i32,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let mut clevel = clevel;
-        let mut doshuffle = doshuffle;
-        let mut typesize = typesize;
-        use super::ctx::env_int;
-        if let Some(v) = env_int("BLOSC_CLEVEL") {
-            if v >= 0 {
-                clevel = v as c_int;
-            }
-        }
-        if let Ok(v) = std::env::var("BLOSC_SHUFFLE") {
-            match v.as_str() {
-                "NOSHUFFLE" => doshuffle = 0,
-                "SHUFFLE" => doshuffle = 1,
-                "BITSHUFFLE" => doshuffle = 2,
-                _ => {}
-            }
-        }
-        if let Ok(v) = std::env::var("BLOSC_DELTA") {
-            match v.as_str() {
-                "1" => blosc2_set_delta(1),
-                "0" => blosc2_set_delta(0),
-                _ => {}
-            }
-        }
-        if let Some(v) = env_int("BLOSC_TYPESIZE") {
-            if v > 0 {
-                typesize = v as i32;
-            }
-        }
-        if let Ok(v) = std::env::var("BLOSC_COMPRESSOR") {
-            // The documentation spells the names in upper case; accept both.
-            if let Ok(c) = CString::new(v.to_ascii_lowercase()) {
-                blosc1_set_compressor(c.as_ptr());
-            }
-        }
-        if let Some(v) = env_int("BLOSC_BLOCKSIZE") {
-            if v > 0 {
-                blosc1_set_blocksize(v as usize);
-            }
-        }
-        if let Some(v) = env_int("BLOSC_NTHREADS") {
-            if v > 0 {
-                blosc2_set_nthreads(v.min(i16::MAX as i64) as i16);
-            }
-        }
-        if let Ok(v) = std::env::var("BLOSC_SPLITMODE") {
-            let m = match v.as_str() {
-                "ALWAYS" => 1,
-                "NEVER" => 2,
-                "AUTO" => 3,
-                "FORWARD_COMPAT" => 4,
-                _ => -1,
-            };
-            if m >= 0 {
-                blosc1_set_splitmode(m);
-            }
-        }
+        let env = EnvOverrides::from_env();
+        let (clevel, doshuffle, typesize) =
+            global::settings().apply_env(&env, clevel, doshuffle, typesize);
         if src.is_null() && srcsize > 0 || dest.is_null() {
             return Error::NullPointer.code();
         }
         if srcsize < 0 || destsize < 0 {
             return Error::InvalidParam.code();
         }
-        if !(0..=9).contains(&clevel) {
-            return Error::CodecParam.code();
-        }
-        let params = {
-            let g = globals();
-            CParams {
-                compcode: g.compcode,
-                clevel: clevel as u8,
-                typesize,
-                nthreads: g.nthreads,
-                blocksize: g.blocksize,
-                splitmode: SplitMode::from_i32(g.splitmode),
-                filters: build_filters(doshuffle, g.delta, typesize),
-                ..CParams::default()
-            }
-        };
         // SAFETY: the caller guarantees srcsize readable bytes at src and
         // destsize writable bytes at dest.
         let (s, d) = unsafe {
@@ -219,18 +103,7 @@ pub unsafe extern "C" fn blosc2_compress(
                 bytes_mut(dest, destsize as usize),
             )
         };
-        let blosc1 = std::env::var_os("BLOSC_BLOSC1_COMPAT").is_some()
-            && std::env::var_os("BLOSC_NOLOCK").is_none();
-        let _lock = if std::env::var_os("BLOSC_NOLOCK").is_none() {
-            Some(GLOBAL_CALL.lock().unwrap_or_else(|e| e.into_inner()))
-        } else {
-            None
-        };
-        if blosc1 {
-            code(chunk::compress_into_blosc1(&params, s, d))
-        } else {
-            code(chunk::compress_into(&params, s, d))
-        }
+        code(global::compress(clevel, doshuffle, typesize, s, d))
     })
 }
 
@@ -269,11 +142,8 @@ pub unsafe extern "C" fn blosc2_decompress(
     destsize: i32,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        if let Some(v) = super::ctx::env_int("BLOSC_NTHREADS") {
-            if v <= 0 || v > i16::MAX as i64 {
-                return Error::InvalidParam.code();
-            }
-            blosc2_set_nthreads(v as i16);
+        if let Err(e) = global::apply_decompress_env(&EnvOverrides::from_env()) {
+            return e.code();
         }
         if dest.is_null() && destsize > 0 {
             return Error::NullPointer.code();
@@ -288,16 +158,7 @@ pub unsafe extern "C" fn blosc2_decompress(
         };
         // SAFETY: the caller guarantees destsize writable bytes at dest.
         let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
-        let dparams = DParams {
-            nthreads: globals().nthreads,
-            ..DParams::default()
-        };
-        let _lock = if std::env::var_os("BLOSC_NOLOCK").is_none() {
-            Some(GLOBAL_CALL.lock().unwrap_or_else(|e| e.into_inner()))
-        } else {
-            None
-        };
-        code(chunk::decompress_into(&dparams, s, d))
+        code(global::decompress(s, d))
     })
 }
 
@@ -354,7 +215,7 @@ pub unsafe extern "C" fn blosc1_getitem(
             Ok(s) => s,
             Err(e) => return e.code(),
         };
-        let ts = s[3] as i64;
+        let ts = ChunkHeader::parse_min(s).map_or(0, |h| h.typesize as i64);
         let want = (nitems.max(0) as i64)
             .saturating_mul(ts)
             .min(i32::MAX as i64) as usize;
@@ -528,7 +389,7 @@ pub unsafe extern "C" fn blosc2_cbuffer_complib(cbuffer: *const c_void) -> *cons
 #[no_mangle]
 pub extern "C" fn blosc1_get_compressor() -> *const c_char {
     guard(std::ptr::null(), || {
-        let c = globals().compcode;
+        let c = global::settings().compcode;
         crate::codec::name(c)
             .map(|n| static_cstr(&n))
             .unwrap_or(std::ptr::null())
@@ -542,53 +403,45 @@ pub unsafe extern "C" fn blosc1_set_compressor(compname: *const c_char) -> c_int
         let Some(name) = (unsafe { string(compname) }) else {
             return Error::NullPointer.code();
         };
-        match crate::codec::code_of(&name) {
-            Some(c) => {
-                globals().compcode = c;
-                c as c_int
-            }
-            None => Error::NotFound.code(),
+        match global::settings().set_compressor(&name) {
+            Ok(c) => c as c_int,
+            Err(e) => e.code(),
         }
     })
 }
 
 #[no_mangle]
 pub extern "C" fn blosc2_set_delta(dodelta: c_int) {
-    guard((), || globals().delta = dodelta != 0)
+    guard((), || global::settings().delta = dodelta != 0)
 }
 
 #[no_mangle]
 pub extern "C" fn blosc1_get_blocksize() -> c_int {
-    guard(0, || globals().blocksize)
+    guard(0, || global::settings().blocksize)
 }
 
 #[no_mangle]
 pub extern "C" fn blosc1_set_blocksize(blocksize: usize) {
-    guard((), || {
-        globals().blocksize = blocksize.min(i32::MAX as usize) as i32
-    })
+    guard((), || global::settings().set_blocksize(blocksize))
 }
 
 #[no_mangle]
 pub extern "C" fn blosc1_set_splitmode(splitmode: c_int) {
-    guard((), || globals().splitmode = splitmode)
+    guard((), || global::settings().splitmode = splitmode)
 }
 
 #[no_mangle]
 pub extern "C" fn blosc2_get_nthreads() -> i16 {
-    guard(1, || globals().nthreads)
+    guard(1, || global::settings().nthreads)
 }
 
 #[no_mangle]
 pub extern "C" fn blosc2_set_nthreads(nthreads: i16) -> i16 {
     guard(Error::Failure.code() as i16, || {
-        if nthreads <= 0 {
-            return Error::InvalidParam.code() as i16;
+        match global::settings().set_nthreads(nthreads) {
+            Ok(old) => old,
+            Err(e) => e.code() as i16,
         }
-        let mut g = globals();
-        let old = g.nthreads;
-        g.nthreads = nthreads;
-        old
     })
 }
 
@@ -1044,7 +897,7 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
     // SAFETY: forwarded contract.
     unsafe {
         getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
-            let ts = s[3].max(1) as i32;
+            let ts = ChunkHeader::parse_min(s).map_or(1, |h| h.typesize.max(1) as i32);
             if start % ts != 0 || nbytes % ts != 0 {
                 return Error::InvalidParam.code();
             }

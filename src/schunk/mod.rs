@@ -31,6 +31,7 @@ mod access;
 mod follow;
 #[cfg(test)]
 mod tests;
+pub mod urlpath;
 
 /// Where a new super-chunk keeps its chunks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -452,6 +453,18 @@ impl SuperChunk {
             return Err(Error::Failure);
         }
         Ok(got)
+    }
+
+    /// Whether `chunk` is a lazy chunk (an extended header flagged lazy:
+    /// block starts and a trailer locating the rest in a frame on disk),
+    /// which [`SuperChunk::resolve_lazy`] reads back whole. Too short to
+    /// hold an extended header: not lazy; a bad header: its error.
+    pub fn is_lazy_chunk(chunk: &[u8]) -> Result<bool> {
+        if chunk.len() < EXTENDED_HEADER_LENGTH {
+            return Ok(false);
+        }
+        let h = ChunkHeader::parse_min(chunk)?;
+        Ok(h.is_extended() && ChunkHeader::parse(chunk).is_ok_and(|f| f.lazy()))
     }
 
     /// Decompress chunk `n` into a new buffer.

@@ -245,11 +245,7 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
 /// # Safety
 /// `schunk` must be 0 or the address of a live super-chunk of this library.
 pub(crate) unsafe fn resolve_lazy_for(schunk: usize, src: &[u8]) -> Result<Option<Vec<u8>>> {
-    if schunk == 0 || src.len() < crate::format::header::EXTENDED_HEADER_LENGTH {
-        return Ok(None);
-    }
-    let h = ChunkHeader::parse_min(src)?;
-    if !h.is_extended() || src[31] & crate::frame::LAZY_FLAG == 0 {
+    if schunk == 0 || !SuperChunk::is_lazy_chunk(src)? {
         return Ok(None);
     }
     // SAFETY: guaranteed by the caller (the reference dereferences it too).

@@ -1,6 +1,11 @@
 //! Removing and renaming stored super-chunks.
 
 use super::*;
+use crate::schunk::urlpath;
+
+fn rc(r: Result<()>) -> c_int {
+    r.map_or_else(|e| e.code(), |()| 0)
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_remove_dir(path: *const c_char) -> c_int {
@@ -9,20 +14,7 @@ pub unsafe extern "C" fn blosc2_remove_dir(path: *const c_char) -> c_int {
         let Ok(p) = (unsafe { string_arg(path) }) else {
             return Error::FileRemove.code();
         };
-        let p = Path::new(&p);
-        let Ok(entries) = std::fs::read_dir(p) else {
-            return Error::FileRemove.code();
-        };
-        // Like the reference: the (flat) files of the directory, then the directory.
-        for e in entries.flatten() {
-            if std::fs::remove_file(e.path()).is_err() {
-                return Error::FileRemove.code();
-            }
-        }
-        match std::fs::remove_dir(p) {
-            Ok(()) => 0,
-            Err(_) => Error::FileRemove.code(),
-        }
+        rc(urlpath::remove_dir(Path::new(&p)))
     })
 }
 
@@ -38,13 +30,7 @@ pub unsafe extern "C" fn blosc2_rename_urlpath(
             // Like the reference, NULL paths leave everything as it is.
             return 0;
         };
-        if std::fs::metadata(&old).is_err() {
-            return Error::Failure.code();
-        }
-        match std::fs::rename(&old, &new) {
-            Ok(()) => 0,
-            Err(_) => Error::Failure.code(),
-        }
+        rc(urlpath::rename(Path::new(&old), Path::new(&new)))
     })
 }
 
@@ -58,21 +44,6 @@ pub unsafe extern "C" fn blosc2_remove_urlpath(urlpath: *const c_char) -> c_int 
         let Ok(url) = (unsafe { string_arg(urlpath) }) else {
             return 0;
         };
-        let p = Path::new(&url);
-        let meta = match std::fs::symlink_metadata(p) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return 0,
-            Err(_) => return Error::Failure.code(),
-        };
-        let r = if meta.is_dir() {
-            std::fs::remove_dir_all(p)
-        } else {
-            std::fs::remove_file(p)
-        };
-        if r.is_err() {
-            return Error::FileRemove.code();
-        }
-        let _ = std::fs::remove_file(format!("{url}.b2lock"));
-        0
+        rc(urlpath::remove(Path::new(&url)))
     })
 }

@@ -12,10 +12,8 @@ pub struct blosc2_stdio_params {
 /// Whether file locking is enabled for a handle (the plain file backend's
 /// `locking` parameter, or the BLOSC_LOCKING environment variable).
 pub(super) fn locking_enabled(io: &blosc2_io) -> bool {
-    if let Some(v) = std::env::var_os("BLOSC_LOCKING") {
-        if !v.is_empty() && v != "0" {
-            return true;
-        }
+    if crate::frame::lock::locking_from_env() {
+        return true;
     }
     if io.id != crate::ffi::io::IO_FILESYSTEM {
         return false;
@@ -27,19 +25,11 @@ pub(super) fn locking_enabled(io: &blosc2_io) -> bool {
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int {
     let call = |h: &mut Holder| {
-        if !h.sc.locking() {
-            return 0;
+        if h.sc.begin_bracket()? {
+            h.c.change_tick += 1;
+            h.sync_all();
         }
-        match h.sc.lock(true) {
-            Ok(changed) => {
-                if changed {
-                    h.c.change_tick += 1;
-                    h.sync_all();
-                }
-                0
-            }
-            Err(e) => e.code(),
-        }
+        Ok(0)
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { unlocked(schunk, call) }
@@ -47,17 +37,7 @@ pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_int {
-    let call = |h: &mut Holder| {
-        let was_held = h.sc.lock_held();
-        if let Err(e) = h.sc.unlock() {
-            return e.code();
-        }
-        if was_held && !h.sc.lock_held() {
-            // The bracket's changes go to stable storage at its end.
-            let _ = h.sc.sync();
-        }
-        0
-    };
+    let call = |h: &mut Holder| h.sc.end_bracket().map(|()| 0);
     // SAFETY: a super-chunk pointer from this library.
     unsafe { unlocked(schunk, call) }
 }
