@@ -30,6 +30,7 @@ use super::schunk::{
 };
 use super::types::*;
 use crate::b2nd::array::{self, Fill};
+use crate::b2nd::follow::take_in_changes;
 use crate::b2nd::geometry::{Geometry, MAX_DIM};
 use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
 use crate::b2nd::{copy, reshape, select};
@@ -219,32 +220,11 @@ impl ArrayHolder {
     }
 }
 
-/// Take into `meta` the shape changes other handles made (the super-chunk
-/// took in their changes already, see `ffi::schunk::access`). Returns
-/// whether the shape changed; a changed ndim, chunk shape or block shape is
-/// an error.
-fn take_in(sc: &SuperChunk, meta: &mut ArrayMeta, seen: &mut u64) -> Result<bool> {
-    if sc.generation() == *seen {
-        return Ok(false);
-    }
-    let fresh = array::read_meta(sc)?;
-    if fresh.geom.ndim() != meta.geom.ndim()
-        || fresh.geom.chunkshape != meta.geom.chunkshape
-        || fresh.geom.blockshape != meta.geom.blockshape
-    {
-        return Err(Error::Data);
-    }
-    *seen = sc.generation();
-    let changed = fresh != *meta;
-    *meta = fresh;
-    Ok(changed)
-}
-
 /// Bring the array up to date with its frame on disk; whether its shape changed.
 fn follow(h: &mut ArrayHolder) -> Result<bool> {
     let (meta, seen) = (&mut h.meta, &mut h.seen);
     // SAFETY: the array's super-chunk pointer is one of ours.
-    let changed = unsafe { with_engine(h.c.sc, false, |sc| take_in(sc, meta, seen)) }?;
+    let changed = unsafe { with_engine(h.c.sc, false, |sc| take_in_changes(sc, meta, seen)) }?;
     if changed {
         h.sync();
     }
@@ -280,7 +260,7 @@ unsafe fn read<R>(
     // SAFETY: the array's super-chunk pointer is one of ours.
     let r = unsafe {
         with_engine(h.c.sc, false, |sc| {
-            changed = take_in(sc, meta, seen)?;
+            changed = take_in_changes(sc, meta, seen)?;
             f(sc, meta)
         })
     };
@@ -304,7 +284,7 @@ unsafe fn write<R>(
     // SAFETY: the array's super-chunk pointer is one of ours.
     let r = unsafe {
         with_engine(h.c.sc, true, |sc| {
-            take_in(sc, meta, seen)?;
+            take_in_changes(sc, meta, seen)?;
             f(sc, meta)
         })
     };
