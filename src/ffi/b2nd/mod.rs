@@ -292,6 +292,30 @@ unsafe fn write<R>(
     r
 }
 
+/// One C call that reads an array: under `guard`, its result as a code.
+///
+/// # Safety
+/// As [`read`].
+unsafe fn read_call(
+    p: *const b2nd_array_t,
+    f: impl FnOnce(&SuperChunk, &ArrayMeta) -> Result<()>,
+) -> c_int {
+    // SAFETY: guaranteed by the caller.
+    guard(Error::Failure.code(), || rc(unsafe { read(p, f) }))
+}
+
+/// One C call that changes an array: under `guard`, its result as a code.
+///
+/// # Safety
+/// As [`read`].
+unsafe fn write_call(
+    p: *mut b2nd_array_t,
+    f: impl FnOnce(&mut SuperChunk, &mut ArrayMeta) -> Result<()>,
+) -> c_int {
+    // SAFETY: guaranteed by the caller.
+    guard(Error::Failure.code(), || rc(unsafe { write(p, f) }))
+}
+
 fn rc(r: Result<()>) -> c_int {
     match r {
         Ok(()) => 0,

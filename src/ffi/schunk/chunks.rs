@@ -37,6 +37,28 @@ pub(super) unsafe fn with_chunk(
     Ok(r)
 }
 
+/// What the three calls that store a chunk share: note the chunk index
+/// for the filters (`at`, or the end for an append), take the chunk
+/// argument and store it through the engine.
+///
+/// # Safety
+/// As [`mutate`] and [`with_chunk`].
+unsafe fn put_chunk(
+    schunk: *mut blosc2_schunk,
+    at: Option<i64>,
+    chunk: *mut u8,
+    copy: bool,
+    put: impl FnOnce(&mut SuperChunk, Vec<u8>) -> Result<i64>,
+) -> i64 {
+    let call = |h: &mut Holder| {
+        h.c.current_nchunk = at.unwrap_or_else(|| h.sc.nchunks());
+        // SAFETY: guaranteed by the caller.
+        unsafe { with_chunk(chunk, copy, |c| put(&mut h.sc, c)) }
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { mutate(schunk, call) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_append_chunk(
     schunk: *mut blosc2_schunk,
@@ -44,12 +66,7 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(
     copy: bool,
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        mutate(schunk, |h| {
-            h.c.current_nchunk = h.sc.nchunks();
-            with_chunk(chunk, copy, |c| h.sc.append_chunk(c))
-        })
-    }
+    unsafe { put_chunk(schunk, None, chunk, copy, |sc, c| sc.append_chunk(c)) }
 }
 
 #[no_mangle]
@@ -61,9 +78,8 @@ pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
     unsafe {
-        mutate(schunk, |h| {
-            h.c.current_nchunk = nchunk;
-            with_chunk(chunk, copy, |c| h.sc.insert_chunk(nchunk, c))
+        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
+            sc.insert_chunk(nchunk, c)
         })
     }
 }
@@ -77,9 +93,8 @@ pub unsafe extern "C" fn blosc2_schunk_update_chunk(
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
     unsafe {
-        mutate(schunk, |h| {
-            h.c.current_nchunk = nchunk;
-            with_chunk(chunk, copy, |c| h.sc.update_chunk(nchunk, c))
+        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
+            sc.update_chunk(nchunk, c)
         })
     }
 }

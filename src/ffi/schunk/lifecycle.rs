@@ -349,30 +349,42 @@ fn frame_buffer(h: &mut Holder, cframe: *mut *mut u8, needs_free: *mut bool) -> 
     }
 }
 
+/// What `blosc2_schunk_to_file` and `blosc2_schunk_append_file` share:
+/// the path argument, and the reference's error (the engine's for a frame
+/// in memory, `SchunkCopy` otherwise).
+///
+/// # Safety
+/// `schunk` as for [`reading`]; `urlpath` NULL or a C string.
+unsafe fn write_frame_file(
+    schunk: *mut blosc2_schunk,
+    urlpath: *const c_char,
+    write: impl FnOnce(&SuperChunk, &Path) -> Result<i64>,
+) -> i64 {
+    // SAFETY: guaranteed by the caller.
+    let Ok(url) = (unsafe { string_arg(urlpath) }) else {
+        return Error::InvalidParam.code() as i64;
+    };
+    let call = |h: &mut Access<'_>| {
+        let in_memory_frame = h.sc.frame().is_some_and(|f| f.memory_bytes().is_some());
+        write(&h.sc, &normalize_urlpath(&url)).map_err(|e| {
+            if in_memory_frame {
+                e
+            } else {
+                Error::SchunkCopy
+            }
+        })
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { reading(schunk, call) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_to_file(
     schunk: *mut blosc2_schunk,
     urlpath: *const c_char,
 ) -> i64 {
-    guard(Error::Failure.code() as i64, || {
-        // SAFETY: C strings passed to the API are NUL-terminated.
-        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
-            return Error::InvalidParam.code() as i64;
-        };
-        // SAFETY: a super-chunk pointer from this library.
-        unsafe {
-            reading(schunk, |h| {
-                let in_memory_frame = h.sc.frame().is_some_and(|f| f.memory_bytes().is_some());
-                h.sc.to_file(&normalize_urlpath(&url)).map_err(|e| {
-                    if in_memory_frame {
-                        e
-                    } else {
-                        Error::SchunkCopy
-                    }
-                })
-            })
-        }
-    })
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { write_frame_file(schunk, urlpath, SuperChunk::to_file) }
 }
 
 #[no_mangle]
@@ -380,25 +392,8 @@ pub unsafe extern "C" fn blosc2_schunk_append_file(
     schunk: *mut blosc2_schunk,
     urlpath: *const c_char,
 ) -> i64 {
-    guard(Error::Failure.code() as i64, || {
-        // SAFETY: C strings passed to the API are NUL-terminated.
-        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
-            return Error::InvalidParam.code() as i64;
-        };
-        // SAFETY: a super-chunk pointer from this library.
-        unsafe {
-            reading(schunk, |h| {
-                let in_memory_frame = h.sc.frame().is_some_and(|f| f.memory_bytes().is_some());
-                h.sc.append_to_file(&normalize_urlpath(&url)).map_err(|e| {
-                    if in_memory_frame {
-                        e
-                    } else {
-                        Error::SchunkCopy
-                    }
-                })
-            })
-        }
-    })
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { write_frame_file(schunk, urlpath, SuperChunk::append_to_file) }
 }
 
 #[no_mangle]

@@ -2,6 +2,42 @@
 
 use super::*;
 
+/// What the four calls that write a metalayer share: check the name and
+/// the content, write through the engine, make the public metalayer fields
+/// true again. `cparams` is the vlmetalayer argument (NULL: the defaults).
+///
+/// # Safety
+/// `schunk` as for [`mutate`]; `name` NULL or a C string; `content` valid for
+/// `content_len` bytes; a `cparams` pointer NULL or valid.
+unsafe fn write_meta(
+    schunk: *mut blosc2_schunk,
+    name: *const c_char,
+    content: *mut u8,
+    content_len: i32,
+    cparams: Option<*mut blosc2_cparams>,
+    write: impl FnOnce(&mut SuperChunk, &str, &[u8], Option<&CParams>) -> Result<usize>,
+) -> c_int {
+    let call = |h: &mut Holder| {
+        // SAFETY: guaranteed by the caller.
+        let name = unsafe { string_arg(name) }?;
+        if content_len < 0 || (content.is_null() && content_len > 0) {
+            return Err(Error::InvalidParam);
+        }
+        let cp = match cparams {
+            Some(c) => vlmeta_cparams(c)?,
+            None => None,
+        };
+        // SAFETY: content holds content_len bytes.
+        let c = unsafe { bytes(content, content_len as usize) };
+        let r = write(&mut h.sc, &name, c, cp.as_ref()).map(|i| i as c_int);
+        h.sync_all();
+        h.c.change_tick += 1;
+        r
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { mutate(schunk, call) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_meta_add(
     schunk: *mut blosc2_schunk,
@@ -11,17 +47,8 @@ pub unsafe extern "C" fn blosc2_meta_add(
 ) -> c_int {
     // SAFETY: pointers as documented in blosc2.h.
     unsafe {
-        mutate(schunk, |h| {
-            let name = string_arg(name)?;
-            if content_len < 0 || (content.is_null() && content_len > 0) {
-                return Err(Error::InvalidParam);
-            }
-            // SAFETY: content holds content_len bytes.
-            let c = bytes(content, content_len as usize);
-            let r = h.sc.meta_add(&name, c).map(|i| i as c_int);
-            h.sync_all();
-            h.c.change_tick += 1;
-            r
+        write_meta(schunk, name, content, content_len, None, |sc, n, c, _| {
+            sc.meta_add(n, c)
         })
     }
 }
@@ -35,17 +62,8 @@ pub unsafe extern "C" fn blosc2_meta_update(
 ) -> c_int {
     // SAFETY: pointers as documented in blosc2.h.
     unsafe {
-        mutate(schunk, |h| {
-            let name = string_arg(name)?;
-            if content_len < 0 || (content.is_null() && content_len > 0) {
-                return Err(Error::InvalidParam);
-            }
-            // SAFETY: content holds content_len bytes.
-            let c = bytes(content, content_len as usize);
-            let r = h.sc.meta_update(&name, c).map(|i| i as c_int);
-            h.sync_all();
-            h.c.change_tick += 1;
-            r
+        write_meta(schunk, name, content, content_len, None, |sc, n, c, _| {
+            sc.meta_update(n, c)
         })
     }
 }
@@ -84,19 +102,14 @@ pub unsafe extern "C" fn blosc2_vlmeta_add(
 ) -> c_int {
     // SAFETY: pointers as documented in blosc2.h.
     unsafe {
-        mutate(schunk, |h| {
-            let name = string_arg(name)?;
-            if content_len < 0 || (content.is_null() && content_len > 0) {
-                return Err(Error::InvalidParam);
-            }
-            let cp = vlmeta_cparams(cparams)?;
-            // SAFETY: content holds content_len bytes.
-            let c = bytes(content, content_len as usize);
-            let r = h.sc.vlmeta_add(&name, c, cp.as_ref()).map(|i| i as c_int);
-            h.sync_all();
-            h.c.change_tick += 1;
-            r
-        })
+        write_meta(
+            schunk,
+            name,
+            content,
+            content_len,
+            Some(cparams),
+            |sc, n, c, cp| sc.vlmeta_add(n, c, cp),
+        )
     }
 }
 
@@ -110,21 +123,14 @@ pub unsafe extern "C" fn blosc2_vlmeta_update(
 ) -> c_int {
     // SAFETY: pointers as documented in blosc2.h.
     unsafe {
-        mutate(schunk, |h| {
-            let name = string_arg(name)?;
-            if content_len < 0 || (content.is_null() && content_len > 0) {
-                return Err(Error::InvalidParam);
-            }
-            let cp = vlmeta_cparams(cparams)?;
-            // SAFETY: content holds content_len bytes.
-            let c = bytes(content, content_len as usize);
-            let r =
-                h.sc.vlmeta_update(&name, c, cp.as_ref())
-                    .map(|i| i as c_int);
-            h.sync_all();
-            h.c.change_tick += 1;
-            r
-        })
+        write_meta(
+            schunk,
+            name,
+            content,
+            content_len,
+            Some(cparams),
+            |sc, n, c, cp| sc.vlmeta_update(n, c, cp),
+        )
     }
 }
 
