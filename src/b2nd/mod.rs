@@ -24,6 +24,7 @@
 
 pub mod array;
 pub mod copy;
+pub mod follow;
 pub mod geometry;
 pub mod meta;
 pub mod reshape;

@@ -15,6 +15,8 @@
 pub mod blocksize;
 pub(crate) mod compress;
 pub(crate) mod decompress;
+pub mod env;
+pub mod global;
 mod parallel;
 pub mod params;
 pub mod pipeline;

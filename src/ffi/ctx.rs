@@ -1,6 +1,7 @@
 //! Contexts as C sees them, and the bridges from C callbacks to engine traits.
 
 use super::types::*;
+use crate::chunk::env::EnvOverrides;
 use crate::chunk::{
     CParams, DParams, Postfilter, PostfilterArgs, Prefilter, PrefilterArgs, SplitMode,
 };
@@ -171,25 +172,6 @@ pub fn dparams_defaults() -> blosc2_dparams {
     }
 }
 
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok()
-}
-
-/// Parse an integer as C's strtol does for these variables (leading digits).
-pub fn env_int(name: &str) -> Option<i64> {
-    let v = env(name)?;
-    let t = v.trim_start();
-    let (neg, digits) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    let end = digits
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(digits.len());
-    let n: i64 = digits[..end].parse().unwrap_or(0);
-    Some(if neg { -n } else { n })
-}
-
 /// Engine parameters from C ones, applying the environment overrides that
 /// `blosc2_create_cctx` honours. `None` when the reference returns NULL.
 pub fn cparams_from_c(c: &blosc2_cparams, apply_env: bool) -> Option<CParams> {
@@ -221,66 +203,7 @@ pub fn cparams_from_c(c: &blosc2_cparams, apply_env: bool) -> Option<CParams> {
         }
     }
     if apply_env {
-        let mut shuffle: Option<u8> = None;
-        if let Some(v) = env("BLOSC_SHUFFLE") {
-            shuffle = match v.as_str() {
-                "NOSHUFFLE" => Some(0),
-                "SHUFFLE" => Some(1),
-                "BITSHUFFLE" => Some(2),
-                _ => None,
-            };
-        }
-        let mut delta = None;
-        if let Some(v) = env("BLOSC_DELTA") {
-            delta = match v.as_str() {
-                "1" => Some(true),
-                "0" => Some(false),
-                _ => None,
-            };
-        }
-        if let Some(t) = env_int("BLOSC_TYPESIZE") {
-            if t > 0 {
-                p.typesize = t as i32;
-            }
-        }
-        if let Some(s) = shuffle {
-            if !(s == 1 && p.typesize <= 1) {
-                p.filters[5] = s;
-            }
-        }
-        if delta == Some(true) {
-            p.filters[4] = crate::format::header::DELTA;
-        }
-        if let Some(v) = env_int("BLOSC_CLEVEL") {
-            if v >= 0 {
-                p.clevel = v.min(255) as u8;
-            }
-        }
-        if let Some(v) = env("BLOSC_COMPRESSOR") {
-            match crate::codec::code_of(&v.to_ascii_lowercase()) {
-                Some(c) if c < 6 => p.compcode = c,
-                _ => return None,
-            }
-        }
-        if let Some(v) = env_int("BLOSC_BLOCKSIZE") {
-            if v > 0 {
-                p.blocksize = v as i32;
-            }
-        }
-        if let Some(v) = env_int("BLOSC_NTHREADS") {
-            if v > 0 {
-                p.nthreads = v.min(i16::MAX as i64) as i16;
-            }
-        }
-        if let Some(v) = env("BLOSC_SPLITMODE") {
-            match v.as_str() {
-                "ALWAYS" => p.splitmode = SplitMode::Always,
-                "NEVER" => p.splitmode = SplitMode::Never,
-                "AUTO" => p.splitmode = SplitMode::Auto,
-                "FORWARD_COMPAT" => p.splitmode = SplitMode::ForwardCompat,
-                _ => {}
-            }
-        }
+        EnvOverrides::from_env().apply(&mut p).ok()?;
     }
     Some(p)
 }
@@ -328,11 +251,7 @@ impl Context {
             nchunk: -1,
             array: None,
         };
-        if let Some(v) = env_int("BLOSC_NTHREADS") {
-            if v > 0 {
-                dparams.nthreads = v.min(i16::MAX as i64) as i16;
-            }
-        }
+        dparams.nthreads = EnvOverrides::from_env().decompress_nthreads(dparams.nthreads);
         let mut ctx = Box::new(Context {
             compress: false,
             cparams: CParams::default(),

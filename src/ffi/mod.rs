@@ -9,6 +9,7 @@ pub mod b2nd;
 pub mod ctx;
 pub mod io;
 pub mod plugins;
+pub(crate) mod ptr;
 pub mod schunk;
 pub mod types;
 

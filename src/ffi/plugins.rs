@@ -3,6 +3,7 @@
 
 use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
+use super::ptr::string;
 use super::types::*;
 use crate::chunk::user_filter::{self, FilterPlugin, RegisteredFilter};
 use crate::codec::{self, CallInfo, CodecPlugin, RegisteredCodec};
@@ -133,14 +134,6 @@ impl FilterPlugin for CFilter {
     }
 }
 
-fn name_of(p: *const std::os::raw::c_char) -> String {
-    if p.is_null() {
-        return String::new();
-    }
-    // SAFETY: names passed to the register functions are NUL-terminated strings.
-    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-}
-
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_int {
     guard(Error::Failure.code(), || {
@@ -156,7 +149,8 @@ pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_in
         if c.compcode < 160 && !codec::is_pluggable(c.compcode) {
             return Error::CodecParam.code();
         }
-        let name = name_of(c.compname);
+        // SAFETY: names given to the register functions are NULL or C strings.
+        let name = unsafe { string(c.compname) }.unwrap_or_default();
         if let Some(existing) = codec::find_user(c.compcode) {
             if existing.plugin.available() {
                 return if existing.name == name {
@@ -193,7 +187,8 @@ pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c
         if f.id < 160 {
             return Error::Failure.code();
         }
-        let name = name_of(f.name);
+        // SAFETY: names given to the register functions are NULL or C strings.
+        let name = unsafe { string(f.name) }.unwrap_or_default();
         if let Some(existing) = user_filter::find(f.id) {
             return if existing.name == name {
                 0
@@ -229,7 +224,8 @@ pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_in
         if t.id < 160 {
             return Error::Failure.code();
         }
-        let name = name_of(t.name);
+        // SAFETY: names given to the register functions are NULL or C strings.
+        let name = unsafe { string(t.name) }.unwrap_or_default();
         let mut reg = TUNERS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, n)) = reg.iter().find(|(id, _)| *id == t.id) {
             return if *n == name { 0 } else { Error::Failure.code() };

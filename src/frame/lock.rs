@@ -19,6 +19,13 @@ use std::path::{Path, PathBuf};
 pub const LOCK_NAME: &str = ".b2lock";
 const SEQ_AT: u64 = 8;
 
+/// Whether the `BLOSC_LOCKING` environment variable asks every handle on
+/// a frame file to lock it (set, non-empty and not `0`), as the reference
+/// reads it.
+pub fn locking_from_env() -> bool {
+    std::env::var_os("BLOSC_LOCKING").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// The lock file of the frame at `path` (a file, or a sparse frame's directory).
 pub fn lock_path(path: &Path, sparse: bool) -> PathBuf {
     if sparse {

@@ -97,6 +97,28 @@ impl SuperChunk {
         }
     }
 
+    /// Open an explicit lock bracket (`blosc2_schunk_lock`): with locking,
+    /// take the lock exclusively until [`SuperChunk::end_bracket`], so that
+    /// several changes are seen by others as one. Returns whether another
+    /// handle changed the frame; without locking, nothing happens.
+    pub fn begin_bracket(&mut self) -> Result<bool> {
+        if !self.locking() {
+            return Ok(false);
+        }
+        self.lock(true)
+    }
+
+    /// Close one level of a bracket (`blosc2_schunk_unlock`); at the end of
+    /// the outermost one the bracket's changes go to stable storage.
+    pub fn end_bracket(&mut self) -> Result<()> {
+        let was_held = self.lock_held();
+        self.unlock()?;
+        if was_held && !self.lock_held() {
+            let _ = self.sync();
+        }
+        Ok(())
+    }
+
     /// Take in the changes other handles made to the frame on disk (one
     /// header read when there are none). Returns whether anything changed;
     /// an error when the frame cannot be read consistently (the old view is

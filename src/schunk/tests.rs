@@ -609,6 +609,55 @@ fn locked_handles_see_a_reorder() {
     let _ = std::fs::remove_file(crate::frame::lock::lock_path(&p, false));
 }
 
+#[test]
+fn a_lock_bracket_holds_the_lock_until_its_end() {
+    let p = tmp("bracket.b2frame");
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::FrameFile(p.clone())).unwrap();
+    sc.append_buffer(&data(1000, 1)).unwrap();
+    drop(sc);
+    let io = crate::io::filesystem();
+    let mut h1 = SuperChunk::open_locking(&p, 0, io.clone(), true).unwrap();
+    let mut h2 = SuperChunk::open_locking(&p, 0, io.clone(), true).unwrap();
+    assert!(!h1.begin_bracket().unwrap());
+    assert!(!h1.begin_bracket().unwrap());
+    assert!(h1.lock_held());
+    h1.append_buffer(&data(1000, 2)).unwrap();
+    h1.end_bracket().unwrap();
+    assert!(h1.lock_held());
+    h1.end_bracket().unwrap();
+    assert!(!h1.lock_held());
+    // The other handle takes in the bracket's change at its own bracket.
+    assert!(h2.begin_bracket().unwrap());
+    assert_eq!(h2.nchunks(), 2);
+    h2.end_bracket().unwrap();
+    // Without locking a bracket does nothing.
+    let mut h3 = SuperChunk::open_locking(&p, 0, io, false).unwrap();
+    assert!(!h3.begin_bracket().unwrap());
+    assert!(!h3.lock_held());
+    h3.end_bracket().unwrap();
+    drop((h1, h2, h3));
+    urlpath::remove(&p).unwrap();
+    assert!(!crate::frame::lock::lock_path(&p, false).exists());
+}
+
+#[test]
+fn lazy_chunks_are_told_by_their_header() {
+    let chunk = crate::chunk::compress(&cp(4), &data(1000, 3)).unwrap();
+    assert!(!SuperChunk::is_lazy_chunk(&chunk).unwrap());
+    assert!(!SuperChunk::is_lazy_chunk(&chunk[..20]).unwrap());
+    let p = tmp("lazy.b2frame");
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::FrameFile(p.clone())).unwrap();
+    sc.append_buffer(&data(1000, 3)).unwrap();
+    let lazy = sc.lazy_chunk(0).unwrap();
+    assert!(SuperChunk::is_lazy_chunk(&lazy).unwrap());
+    assert_eq!(
+        sc.resolve_lazy(&lazy).unwrap(),
+        sc.chunk(0).unwrap().to_vec()
+    );
+    drop(sc);
+    urlpath::remove(&p).unwrap();
+}
+
 /// A backend whose files are opened around each operation, counting the
 /// files open now.
 #[derive(Debug, Default)]

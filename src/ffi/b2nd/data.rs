@@ -29,7 +29,7 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
                 return Err(Error::InvalidParam);
             }
             // SAFETY: buffer holds buffersize >= need bytes.
-            let data = unsafe { buf(buffer, need) }?;
+            let data = unsafe { caller_buffer(buffer, need) }?;
             let a = array_new(c, Fill::Special(Special::Zero))?;
             // SAFETY: a was just made.
             let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
@@ -49,27 +49,25 @@ pub unsafe extern "C" fn b2nd_to_cbuffer(
     buffer: *mut c_void,
     buffersize: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or ours; buffer holds buffersize bytes.
-        rc(unsafe {
-            read(array, |sc, m| {
-                let need = m
-                    .geom
-                    .nitems
-                    .checked_mul(sc.typesize() as i64)
-                    .ok_or(Error::InvalidParam)?;
-                if buffersize < need {
-                    return Err(Error::InvalidParam);
-                }
-                let out = buf_mut(buffer, buffersize)?;
-                if m.geom.nitems == 0 {
-                    return Ok(());
-                }
-                let zero = vec![0i64; m.geom.ndim()];
-                array::get_slice(sc, &m.geom, &zero, &m.geom.shape, out, &m.geom.shape)
-            })
+    // SAFETY: array is NULL or ours; buffer holds buffersize bytes.
+    unsafe {
+        read_call(array, |sc, m| {
+            let need = m
+                .geom
+                .nitems
+                .checked_mul(sc.typesize() as i64)
+                .ok_or(Error::InvalidParam)?;
+            if buffersize < need {
+                return Err(Error::InvalidParam);
+            }
+            let out = caller_buffer_mut(buffer, buffersize)?;
+            if m.geom.nitems == 0 {
+                return Ok(());
+            }
+            let zero = vec![0i64; m.geom.ndim()];
+            array::get_slice(sc, &m.geom, &zero, &m.geom.shape, out, &m.geom.shape)
         })
-    })
+    }
 }
 
 #[no_mangle]
@@ -80,27 +78,25 @@ pub unsafe extern "C" fn b2nd_get_sparse_cbuffer(
     buffer: *mut c_void,
     buffersize: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or ours; coords and buffer hold what the
-        // arguments say.
-        rc(unsafe {
-            read(array, |sc, m| {
-                let n = usize::try_from(ncoords).map_err(|_| Error::InvalidParam)?;
-                if n == 0 {
-                    return Ok(());
-                }
-                let coords = arr(coords, n)?;
-                let need = ncoords
-                    .checked_mul(sc.typesize() as i64)
-                    .ok_or(Error::InvalidParam)?;
-                if buffersize < need {
-                    return Err(Error::InvalidParam);
-                }
-                let out = buf_mut(buffer, buffersize)?;
-                select::get_sparse(sc, &m.geom, coords, out)
-            })
+    // SAFETY: array is NULL or ours; coords and buffer hold what the
+    // arguments say.
+    unsafe {
+        read_call(array, |sc, m| {
+            let n = usize::try_from(ncoords).map_err(|_| Error::InvalidParam)?;
+            if n == 0 {
+                return Ok(());
+            }
+            let coords = required_items(coords, n)?;
+            let need = ncoords
+                .checked_mul(sc.typesize() as i64)
+                .ok_or(Error::InvalidParam)?;
+            if buffersize < need {
+                return Err(Error::InvalidParam);
+            }
+            let out = caller_buffer_mut(buffer, buffersize)?;
+            select::get_sparse(sc, &m.geom, coords, out)
         })
-    })
+    }
 }
 
 /// The `ndim` values of a box argument.
@@ -112,7 +108,7 @@ pub(super) unsafe fn dims<'a>(p: *const i64, nd: usize) -> Result<&'a [i64]> {
         return Err(Error::NullPointer);
     }
     // SAFETY: guaranteed by the caller.
-    unsafe { arr(p, nd) }
+    unsafe { required_items(p, nd) }
 }
 
 /// The start, stop and buffer shape of a slice transfer.
@@ -138,17 +134,15 @@ pub unsafe extern "C" fn b2nd_get_slice_cbuffer(
     buffershape: *const i64,
     buffersize: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or ours; the box arrays hold ndim values and
-        // buffer holds buffersize bytes (b2nd.h).
-        rc(unsafe {
-            read(array, |sc, m| {
-                let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
-                let out = buf_mut(buffer, buffersize)?;
-                array::get_slice(sc, &m.geom, s0, s1, out, bs)
-            })
+    // SAFETY: array is NULL or ours; the box arrays hold ndim values and
+    // buffer holds buffersize bytes (b2nd.h).
+    unsafe {
+        read_call(array, |sc, m| {
+            let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
+            let out = caller_buffer_mut(buffer, buffersize)?;
+            array::get_slice(sc, &m.geom, s0, s1, out, bs)
         })
-    })
+    }
 }
 
 #[no_mangle]
@@ -160,16 +154,14 @@ pub unsafe extern "C" fn b2nd_set_slice_cbuffer(
     stop: *const i64,
     array: *mut b2nd_array_t,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: as in b2nd_get_slice_cbuffer.
-        rc(unsafe {
-            write(array, |sc, m| {
-                let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
-                let data = buf(buffer, buffersize)?;
-                array::set_slice(sc, &m.geom, s0, s1, data, bs)
-            })
+    // SAFETY: as in b2nd_get_slice_cbuffer.
+    unsafe {
+        write_call(array, |sc, m| {
+            let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
+            let data = caller_buffer(buffer, buffersize)?;
+            array::set_slice(sc, &m.geom, s0, s1, data, bs)
         })
-    })
+    }
 }
 
 // ---------------------------------------------------------------- shape changes
@@ -180,21 +172,19 @@ pub unsafe extern "C" fn b2nd_resize(
     new_shape: *const i64,
     start: *const i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or live; the shapes hold ndim values.
-        rc(unsafe {
-            write(array, |sc, m| {
-                let nd = m.geom.ndim();
-                let ns = dims(new_shape, nd)?;
-                let st = if start.is_null() {
-                    None
-                } else {
-                    Some(arr(start, nd)?)
-                };
-                reshape::resize(sc, m, ns, st)
-            })
+    // SAFETY: array is NULL or live; the shapes hold ndim values.
+    unsafe {
+        write_call(array, |sc, m| {
+            let nd = m.geom.ndim();
+            let ns = dims(new_shape, nd)?;
+            let st = if start.is_null() {
+                None
+            } else {
+                Some(required_items(start, nd)?)
+            };
+            reshape::resize(sc, m, ns, st)
         })
-    })
+    }
 }
 
 #[no_mangle]
@@ -205,16 +195,14 @@ pub unsafe extern "C" fn b2nd_insert(
     axis: i8,
     insert_start: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or live; buffer holds buffersize bytes.
-        rc(unsafe {
-            write(array, |sc, m| {
-                let data = buf(buffer, buffersize)?;
-                let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
-                reshape::insert(sc, m, data, axis, insert_start)
-            })
+    // SAFETY: array is NULL or live; buffer holds buffersize bytes.
+    unsafe {
+        write_call(array, |sc, m| {
+            let data = caller_buffer(buffer, buffersize)?;
+            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+            reshape::insert(sc, m, data, axis, insert_start)
         })
-    })
+    }
 }
 
 #[no_mangle]
@@ -224,17 +212,15 @@ pub unsafe extern "C" fn b2nd_append(
     buffersize: i64,
     axis: i8,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or live; buffer holds buffersize bytes.
-        rc(unsafe {
-            write(array, |sc, m| {
-                let data = buf(buffer, buffersize)?;
-                let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
-                let at = *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
-                reshape::insert(sc, m, data, axis, at)
-            })
+    // SAFETY: array is NULL or live; buffer holds buffersize bytes.
+    unsafe {
+        write_call(array, |sc, m| {
+            let data = caller_buffer(buffer, buffersize)?;
+            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+            let at = *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
+            reshape::insert(sc, m, data, axis, at)
         })
-    })
+    }
 }
 
 #[no_mangle]
@@ -244,15 +230,13 @@ pub unsafe extern "C" fn b2nd_delete(
     delete_start: i64,
     delete_len: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or live.
-        rc(unsafe {
-            write(array, |sc, m| {
-                let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
-                reshape::delete(sc, m, axis, delete_start, delete_len)
-            })
+    // SAFETY: array is NULL or live.
+    unsafe {
+        write_call(array, |sc, m| {
+            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+            reshape::delete(sc, m, axis, delete_start, delete_len)
         })
-    })
+    }
 }
 
 #[no_mangle]
@@ -280,8 +264,8 @@ unsafe fn selection_lists<'a>(
     // SAFETY: guaranteed by the caller.
     let (lists, sizes) = unsafe {
         (
-            arr(selection as *const *mut i64, nd)?,
-            arr(sizes as *const i64, nd)?,
+            required_items(selection as *const *mut i64, nd)?,
+            required_items(sizes as *const i64, nd)?,
         )
     };
     let mut out = Vec::with_capacity(nd);
@@ -291,7 +275,7 @@ unsafe fn selection_lists<'a>(
             return Err(Error::NullPointer);
         }
         // SAFETY: each list holds its size.
-        out.push(unsafe { arr(*p as *const i64, n)? });
+        out.push(unsafe { required_items(*p as *const i64, n)? });
     }
     Ok(out)
 }
@@ -317,20 +301,18 @@ pub unsafe extern "C" fn b2nd_get_orthogonal_selection(
     buffershape: *mut i64,
     buffersize: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or live; the other arguments hold what
-        // b2nd.h says.
-        rc(unsafe {
-            read(array, |sc, m| {
-                let nd = m.geom.ndim();
-                let sel = selection_lists(selection, selection_size, nd)?;
-                check_selection_size(&sel, sc.typesize(), buffersize)?;
-                let bs = dims(buffershape, nd)?;
-                let out = buf_mut(buffer, buffersize)?;
-                select::get_orthogonal(sc, &m.geom, &sel, out, bs)
-            })
+    // SAFETY: array is NULL or live; the other arguments hold what
+    // b2nd.h says.
+    unsafe {
+        read_call(array, |sc, m| {
+            let nd = m.geom.ndim();
+            let sel = selection_lists(selection, selection_size, nd)?;
+            check_selection_size(&sel, sc.typesize(), buffersize)?;
+            let bs = dims(buffershape, nd)?;
+            let out = caller_buffer_mut(buffer, buffersize)?;
+            select::get_orthogonal(sc, &m.geom, &sel, out, bs)
         })
-    })
+    }
 }
 
 #[no_mangle]
@@ -342,17 +324,15 @@ pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
     buffershape: *mut i64,
     buffersize: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: as in b2nd_get_orthogonal_selection.
-        rc(unsafe {
-            write(array, |sc, m| {
-                let nd = m.geom.ndim();
-                let sel = selection_lists(selection, selection_size, nd)?;
-                check_selection_size(&sel, sc.typesize(), buffersize)?;
-                let bs = dims(buffershape, nd)?;
-                let data = buf(buffer, buffersize)?;
-                select::set_orthogonal(sc, &m.geom, &sel, data, bs)
-            })
+    // SAFETY: as in b2nd_get_orthogonal_selection.
+    unsafe {
+        write_call(array, |sc, m| {
+            let nd = m.geom.ndim();
+            let sel = selection_lists(selection, selection_size, nd)?;
+            check_selection_size(&sel, sc.typesize(), buffersize)?;
+            let bs = dims(buffershape, nd)?;
+            let data = caller_buffer(buffer, buffersize)?;
+            select::set_orthogonal(sc, &m.geom, &sel, data, bs)
         })
-    })
+    }
 }

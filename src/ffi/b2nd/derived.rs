@@ -305,7 +305,7 @@ pub unsafe extern "C" fn b2nd_expand_dims(
                 return Err(Error::InvalidParam);
             }
             // SAFETY: as above.
-            let axis = unsafe { arr(axis, final_dims as usize)? };
+            let axis = unsafe { required_items(axis, final_dims as usize)? };
             let (s, c, b) = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
             // SAFETY: h is live.
             store(view_out, unsafe { view(h, &s, &c, &b)? })
@@ -327,7 +327,7 @@ pub unsafe extern "C" fn b2nd_squeeze_index(
                 return Err(Error::NullPointer);
             }
             // SAFETY: as above.
-            let index = unsafe { arr(index, h.meta.geom.ndim())? };
+            let index = unsafe { required_items(index, h.meta.geom.ndim())? };
             let (s, c, b) = reshape::squeezed(&h.meta.geom, index)?;
             // SAFETY: h is live.
             store(view_out, unsafe { view(h, &s, &c, &b)? })

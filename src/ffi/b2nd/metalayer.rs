@@ -6,23 +6,6 @@ use super::*;
 
 // ---------------------------------------------------------------- metalayer
 
-fn malloc_bytes(b: &[u8], nul: bool) -> Result<*mut u8> {
-    let n = b.len() + usize::from(nul);
-    // SAFETY: malloc of at least one byte; the result is checked.
-    let p = unsafe { libc::malloc(n.max(1)) } as *mut u8;
-    if p.is_null() {
-        return Err(Error::MemoryAlloc);
-    }
-    // SAFETY: p holds n bytes, b.len() <= n.
-    unsafe {
-        std::ptr::copy_nonoverlapping(b.as_ptr(), p, b.len());
-        if nul {
-            *p.add(b.len()) = 0;
-        }
-    }
-    Ok(p)
-}
-
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_serialize_meta(
     ndim: i8,
@@ -46,14 +29,10 @@ pub unsafe extern "C" fn b2nd_serialize_meta(
             // NUL-terminated string.
             let (s, c, b, d) = unsafe {
                 (
-                    arr(shape, nd)?,
-                    arr(chunkshape, nd)?,
-                    arr(blockshape, nd)?,
-                    if dtype.is_null() {
-                        DEFAULT_DTYPE.to_string()
-                    } else {
-                        CStr::from_ptr(dtype).to_string_lossy().into_owned()
-                    },
+                    required_items(shape, nd)?,
+                    required_items(chunkshape, nd)?,
+                    required_items(blockshape, nd)?,
+                    string(dtype).unwrap_or_else(|| DEFAULT_DTYPE.to_string()),
                 )
             };
             let bytes = meta::serialize(s, c, b, &d, dtype_format)?;
@@ -87,7 +66,7 @@ pub unsafe extern "C" fn b2nd_deserialize_meta(
             }
             let len = usize::try_from(smeta_len).map_err(|_| Error::Failure)?;
             // SAFETY: smeta holds smeta_len bytes.
-            let bytes = unsafe { arr(smeta, len)? };
+            let bytes = unsafe { required_items(smeta, len)? };
             let (m, used) =
                 meta::deserialize_parts(bytes, !dtype.is_null() && !dtype_format.is_null())?;
             let g = &m.geom;
@@ -200,12 +179,7 @@ pub unsafe extern "C" fn b2nd_copy_buffer2(
             // SAFETY: the caller's buffers hold their padded shapes, of
             // which only the boxes (ns and nd_ bytes from the start) are
             // touched; src and dst do not overlap (b2nd.h).
-            let (sb, db) = unsafe {
-                (
-                    std::slice::from_raw_parts(src as *const u8, ns),
-                    std::slice::from_raw_parts_mut(dst as *mut u8, nd_),
-                )
-            };
+            let (sb, db) = unsafe { (bytes(src, ns), bytes_mut(dst, nd_)) };
             copy::copy_box(ts, sb, sp, s0, s1, db, dp, d0)
         })())
     })

@@ -19,6 +19,10 @@ pub use metalayer::*;
 
 use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
+use super::ptr::{
+    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, malloc_bytes, required_items, store,
+    string,
+};
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
     blosc2_schunk_from_buffer, blosc2_schunk_new, blosc2_schunk_open_offset,
@@ -26,6 +30,7 @@ use super::schunk::{
 };
 use super::types::*;
 use crate::b2nd::array::{self, Fill};
+use crate::b2nd::follow::take_in_changes;
 use crate::b2nd::geometry::{Geometry, MAX_DIM};
 use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
 use crate::b2nd::{copy, reshape, select};
@@ -215,32 +220,11 @@ impl ArrayHolder {
     }
 }
 
-/// Take into `meta` the shape changes other handles made (the super-chunk
-/// took in their changes already, see `ffi::schunk::access`). Returns
-/// whether the shape changed; a changed ndim, chunk shape or block shape is
-/// an error.
-fn take_in(sc: &SuperChunk, meta: &mut ArrayMeta, seen: &mut u64) -> Result<bool> {
-    if sc.generation() == *seen {
-        return Ok(false);
-    }
-    let fresh = array::read_meta(sc)?;
-    if fresh.geom.ndim() != meta.geom.ndim()
-        || fresh.geom.chunkshape != meta.geom.chunkshape
-        || fresh.geom.blockshape != meta.geom.blockshape
-    {
-        return Err(Error::Data);
-    }
-    *seen = sc.generation();
-    let changed = fresh != *meta;
-    *meta = fresh;
-    Ok(changed)
-}
-
 /// Bring the array up to date with its frame on disk; whether its shape changed.
 fn follow(h: &mut ArrayHolder) -> Result<bool> {
     let (meta, seen) = (&mut h.meta, &mut h.seen);
     // SAFETY: the array's super-chunk pointer is one of ours.
-    let changed = unsafe { with_engine(h.c.sc, false, |sc| take_in(sc, meta, seen)) }?;
+    let changed = unsafe { with_engine(h.c.sc, false, |sc| take_in_changes(sc, meta, seen)) }?;
     if changed {
         h.sync();
     }
@@ -276,7 +260,7 @@ unsafe fn read<R>(
     // SAFETY: the array's super-chunk pointer is one of ours.
     let r = unsafe {
         with_engine(h.c.sc, false, |sc| {
-            changed = take_in(sc, meta, seen)?;
+            changed = take_in_changes(sc, meta, seen)?;
             f(sc, meta)
         })
     };
@@ -300,7 +284,7 @@ unsafe fn write<R>(
     // SAFETY: the array's super-chunk pointer is one of ours.
     let r = unsafe {
         with_engine(h.c.sc, true, |sc| {
-            take_in(sc, meta, seen)?;
+            take_in_changes(sc, meta, seen)?;
             f(sc, meta)
         })
     };
@@ -308,58 +292,35 @@ unsafe fn write<R>(
     r
 }
 
+/// One C call that reads an array: under `guard`, its result as a code.
+///
+/// # Safety
+/// As [`read`].
+unsafe fn read_call(
+    p: *const b2nd_array_t,
+    f: impl FnOnce(&SuperChunk, &ArrayMeta) -> Result<()>,
+) -> c_int {
+    // SAFETY: guaranteed by the caller.
+    guard(Error::Failure.code(), || rc(unsafe { read(p, f) }))
+}
+
+/// One C call that changes an array: under `guard`, its result as a code.
+///
+/// # Safety
+/// As [`read`].
+unsafe fn write_call(
+    p: *mut b2nd_array_t,
+    f: impl FnOnce(&mut SuperChunk, &mut ArrayMeta) -> Result<()>,
+) -> c_int {
+    // SAFETY: guaranteed by the caller.
+    guard(Error::Failure.code(), || rc(unsafe { write(p, f) }))
+}
+
 fn rc(r: Result<()>) -> c_int {
     match r {
         Ok(()) => 0,
         Err(e) => e.code(),
     }
-}
-
-/// `n` values at `p` (empty for n == 0).
-///
-/// # Safety
-/// `p` must be valid for `n` values when `n > 0`.
-unsafe fn arr<'a, T>(p: *const T, n: usize) -> Result<&'a [T]> {
-    if n == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return Err(Error::NullPointer);
-    }
-    // SAFETY: guaranteed by the caller.
-    Ok(unsafe { std::slice::from_raw_parts(p, n) })
-}
-
-/// A caller's buffer of `len` bytes.
-///
-/// # Safety
-/// `p` must be valid for `len` bytes when `len > 0`.
-unsafe fn buf_mut<'a>(p: *mut c_void, len: i64) -> Result<&'a mut [u8]> {
-    let len = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
-    if p.is_null() {
-        return Err(Error::NullPointer);
-    }
-    if len == 0 {
-        return Ok(&mut []);
-    }
-    // SAFETY: guaranteed by the caller.
-    Ok(unsafe { std::slice::from_raw_parts_mut(p as *mut u8, len) })
-}
-
-/// # Safety
-/// As [`buf_mut`].
-unsafe fn buf<'a>(p: *const c_void, len: i64) -> Result<&'a [u8]> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { buf_mut(p as *mut c_void, len).map(|b| &*b) }
-}
-
-fn store<T>(out: *mut *mut T, v: *mut T) -> Result<()> {
-    if out.is_null() {
-        return Err(Error::NullPointer);
-    }
-    // SAFETY: a non-NULL out-parameter points at a writable pointer.
-    unsafe { *out = v };
-    Ok(())
 }
 
 // ---------------------------------------------------------------- contexts
@@ -383,8 +344,13 @@ pub unsafe extern "C" fn b2nd_create_ctx(
             }
             let nd = ndim as usize;
             // SAFETY: the shape arrays hold ndim values (b2nd.h).
-            let (s, c, b) =
-                unsafe { (arr(shape, nd)?, arr(chunkshape, nd)?, arr(blockshape, nd)?) };
+            let (s, c, b) = unsafe {
+                (
+                    required_items(shape, nd)?,
+                    required_items(chunkshape, nd)?,
+                    required_items(blockshape, nd)?,
+                )
+            };
             let g = Geometry::new(s, c, b)?;
             // SAFETY: storage is NULL or a valid blosc2_storage.
             let st = unsafe { b2_storage.as_ref() };
@@ -399,39 +365,26 @@ pub unsafe extern "C" fn b2nd_create_ctx(
                 .blocknitems
                 .checked_mul(cparams.typesize)
                 .ok_or(Error::InvalidParam)?;
-            let urlpath = match st.map(|s| s.urlpath) {
-                Some(p) if !p.is_null() => {
-                    // SAFETY: a non-NULL urlpath is a NUL-terminated string.
-                    Some(unsafe { CStr::from_ptr(p) }.to_owned())
-                }
-                _ => None,
-            };
-            let dtype = if dtype.is_null() {
-                format!("|S{}", cparams.typesize)
-            } else {
-                // SAFETY: a non-NULL dtype is a NUL-terminated string.
-                unsafe { CStr::from_ptr(dtype) }
-                    .to_string_lossy()
-                    .into_owned()
-            };
+            // SAFETY: a non-NULL urlpath is a NUL-terminated string.
+            let urlpath = st
+                .and_then(|s| unsafe { c_str(s.urlpath) })
+                .map(CStr::to_owned);
+            // SAFETY: a non-NULL dtype is a NUL-terminated string.
+            let dtype =
+                unsafe { string(dtype) }.unwrap_or_else(|| format!("|S{}", cparams.typesize));
             let n = usize::try_from(nmetalayers).map_err(|_| Error::InvalidParam)?;
             if n > MAX_DIM - 1 {
                 return Err(Error::InvalidParam);
             }
             // SAFETY: metalayers holds nmetalayers entries.
-            let metas = unsafe { arr(metalayers, n)? };
+            let metas = unsafe { required_items(metalayers, n)? };
             let mut copied = Vec::with_capacity(n);
             for m in metas {
-                if m.name.is_null() {
-                    return Err(Error::NullPointer);
-                }
                 // SAFETY: metalayer names are NUL-terminated strings.
-                let name = unsafe { CStr::from_ptr(m.name) }
-                    .to_string_lossy()
-                    .into_owned();
+                let name = unsafe { string(m.name) }.ok_or(Error::NullPointer)?;
                 let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
                 // SAFETY: content holds content_len bytes.
-                let content = unsafe { arr(m.content as *const u8, len)? }.to_vec();
+                let content = unsafe { required_items(m.content as *const u8, len)? }.to_vec();
                 copied.push((name, content));
             }
             Ok(b2nd_context_t {
@@ -573,7 +526,7 @@ pub unsafe extern "C" fn b2nd_full(
             return Error::InvalidParam.code();
         }
         // SAFETY: fill_value holds one item of typesize bytes.
-        match unsafe { buf(fill_value, ts as i64) } {
+        match unsafe { caller_buffer(fill_value, ts as i64) } {
             // SAFETY: forwarded contract.
             Ok(v) => unsafe { create(ctx, array, Fill::Value(v)) },
             Err(e) => e.code(),

@@ -1,0 +1,324 @@
+//! Compression and decompression contexts and the calls that use them.
+
+use super::*;
+
+#[no_mangle]
+pub extern "C" fn blosc2_create_cctx(cparams: blosc2_cparams) -> *mut blosc2_context {
+    guard(std::ptr::null_mut(), || {
+        match Context::new_compress(&cparams) {
+            Some(c) => Box::into_raw(c),
+            None => std::ptr::null_mut(),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn blosc2_create_dctx(dparams: blosc2_dparams) -> *mut blosc2_context {
+    guard(std::ptr::null_mut(), || {
+        Box::into_raw(Context::new_decompress(&dparams))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_free_ctx(context: *mut blosc2_context) {
+    guard((), || {
+        if !context.is_null() {
+            // SAFETY: the pointer came from blosc2_create_*ctx and is freed once.
+            drop(unsafe { Box::from_raw(context) });
+        }
+    })
+}
+
+/// # Safety
+/// `ctx` must be null or a live context from this library.
+pub(super) unsafe fn ctx_ref<'a>(ctx: *mut blosc2_context) -> Option<&'a mut Context> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { ctx.as_mut() }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_compress_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see ctx_ref.
+        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
+            return Error::NullPointer.code();
+        };
+        if !ctx.compress {
+            return Error::InvalidParam.code();
+        }
+        if (src.is_null() && srcsize > 0) || dest.is_null() {
+            return Error::NullPointer.code();
+        }
+        if srcsize < 0 || destsize < 0 {
+            return Error::InvalidParam.code();
+        }
+        // SAFETY: the caller guarantees the buffer sizes.
+        let (s, d) = unsafe {
+            (
+                bytes(src, srcsize as usize),
+                bytes_mut(dest, destsize as usize),
+            )
+        };
+        if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk.is_some() {
+            // The prefilter sees the chunk index the client set on the super-chunk.
+            let mut cp = ctx.cparams.clone();
+            // SAFETY: the context's schunk pointer is live (see current_nchunk).
+            cp.nchunk = unsafe { current_nchunk(crate::ffi::plugins::schunk_addr(&cp.schunk)) };
+            return code(chunk::compress_into(&cp, s, d));
+        }
+        code(chunk::compress_into(&ctx.cparams, s, d))
+    })
+}
+
+/// The `current_nchunk` field of the super-chunk a context was made for: the
+/// chunk index the reference hands to pre- and postfilters (clients such as
+/// python-blosc2 set it before compressing through the super-chunk's context).
+///
+/// # Safety
+/// `schunk` must be 0 or the address of a live `blosc2_schunk` (the one in the
+/// parameters the context was made from; the reference dereferences it too).
+pub(super) unsafe fn current_nchunk(schunk: usize) -> i64 {
+    if schunk == 0 {
+        return -1;
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { (*(schunk as *const crate::ffi::schunk::blosc2_schunk)).current_nchunk }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_decompress_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see ctx_ref.
+        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
+            return Error::NullPointer.code();
+        };
+        if ctx.compress {
+            return Error::InvalidParam.code();
+        }
+        let maskout = ctx.maskout.take();
+        // SAFETY: see chunk_slice.
+        let s = match unsafe { chunk_slice(src, srcsize) } {
+            Ok(s) => s,
+            Err(e) => return e.code(),
+        };
+        // A lazy chunk of a super-chunk on disk: read the rest through it.
+        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
+        let resolved = match unsafe {
+            crate::ffi::schunk::resolve_lazy_for(
+                crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
+                s,
+            )
+        } {
+            Ok(r) => r,
+            Err(e) => return e.code(),
+        };
+        let s = resolved.as_deref().unwrap_or(s);
+        if dest.is_null() && destsize > 0 {
+            return Error::NullPointer.code();
+        }
+        if destsize < 0 {
+            return Error::WriteBuffer.code();
+        }
+        // SAFETY: the caller guarantees destsize bytes at dest.
+        let d = unsafe { bytes_mut(dest, destsize as usize) };
+        let with_nchunk;
+        let dp = if ctx.dparams.postfilter.is_some() && ctx.dparams.schunk.is_some() {
+            let mut dp = ctx.dparams.clone();
+            // SAFETY: the context's schunk pointer is live (see current_nchunk).
+            dp.nchunk = unsafe { current_nchunk(crate::ffi::plugins::schunk_addr(&dp.schunk)) };
+            with_nchunk = dp;
+            &with_nchunk
+        } else {
+            &ctx.dparams
+        };
+        match maskout {
+            Some(m) => code(chunk::decompress_masked(dp, s, d, &m)),
+            None => code(chunk::decompress_into(dp, s, d)),
+        }
+    })
+}
+
+/// What the two `_ctx` getitem calls share: find the context, the chunk (a lazy
+/// chunk of a super-chunk on disk is read back whole through it) and the output
+/// buffer, then run `f` on them.
+///
+/// # Safety
+/// As for the getitem calls: `context` null or live, `src` a chunk of `srcsize`
+/// bytes (see `chunk_slice`), `dest` valid for `destsize` bytes.
+pub(super) unsafe fn getitem_ctx_with(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+    f: impl FnOnce(&Context, &[u8], &mut [u8]) -> c_int,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see ctx_ref.
+        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
+            return Error::NullPointer.code();
+        };
+        // SAFETY: see chunk_slice.
+        let s = match unsafe { chunk_slice(src, srcsize) } {
+            Ok(s) => s,
+            Err(e) => return e.code(),
+        };
+        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
+        let resolved = match unsafe {
+            crate::ffi::schunk::resolve_lazy_for(
+                crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
+                s,
+            )
+        } {
+            Ok(r) => r,
+            Err(e) => return e.code(),
+        };
+        let s = resolved.as_deref().unwrap_or(s);
+        if dest.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: destsize bytes are writable at dest.
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
+        f(ctx, s, d)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_getitem_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    start: c_int,
+    nitems: c_int,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe {
+        getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
+            code(chunk::getitem(
+                &ctx.dparams,
+                s,
+                start as i64,
+                nitems as i64,
+                d,
+            ))
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
+    context: *mut blosc2_context,
+    src: *const c_void,
+    srcsize: i32,
+    start: i32,
+    nbytes: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe {
+        getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
+            let ts = ChunkHeader::parse_min(s).map_or(1, |h| h.typesize.max(1) as i32);
+            if start % ts != 0 || nbytes % ts != 0 {
+                return Error::InvalidParam.code();
+            }
+            code(chunk::getitem_bytes(
+                &ctx.dparams,
+                s,
+                start as i64,
+                nbytes as i64,
+                d,
+            ))
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_ctx_get_cparams(
+    ctx: *mut blosc2_context,
+    cparams: *mut blosc2_cparams,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see ctx_ref.
+        let Some(c) = (unsafe { ctx_ref(ctx) }) else {
+            return Error::NullPointer.code();
+        };
+        if cparams.is_null() {
+            return Error::NullPointer.code();
+        }
+        let mut out = c.c_cparams;
+        let p = &c.cparams;
+        out.compcode = p.compcode;
+        out.compcode_meta = p.compcode_meta;
+        out.clevel = p.clevel;
+        out.use_dict = p.use_dict as c_int;
+        out.typesize = p.typesize;
+        out.nthreads = p.nthreads;
+        out.blocksize = p.blocksize;
+        out.splitmode = p.splitmode as i32;
+        out.filters = p.filters;
+        out.filters_meta = p.filters_meta;
+        if let Some(pp) = c.preparams.as_mut() {
+            out.preparams = &mut **pp;
+        }
+        // SAFETY: cparams is valid for one struct.
+        unsafe { *cparams = out };
+        0
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_ctx_get_dparams(
+    ctx: *mut blosc2_context,
+    dparams: *mut blosc2_dparams,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see ctx_ref.
+        let Some(c) = (unsafe { ctx_ref(ctx) }) else {
+            return Error::NullPointer.code();
+        };
+        if dparams.is_null() {
+            return Error::NullPointer.code();
+        }
+        let mut out = c.c_dparams;
+        out.nthreads = c.dparams.nthreads;
+        // SAFETY: dparams is valid for one struct.
+        unsafe { *dparams = out };
+        0
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_set_maskout(
+    ctx: *mut blosc2_context,
+    maskout: *mut bool,
+    nblocks: c_int,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see ctx_ref.
+        let Some(c) = (unsafe { ctx_ref(ctx) }) else {
+            return Error::NullPointer.code();
+        };
+        if maskout.is_null() || nblocks < 0 {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: maskout points at nblocks booleans.
+        let m = unsafe { items(maskout, nblocks as usize) };
+        c.maskout = Some(m.to_vec());
+        0
+    })
+}

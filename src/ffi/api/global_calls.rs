@@ -1,0 +1,189 @@
+//! The global (non-context) calls: library start and end, compress,
+//! decompress and getitem with the process-wide settings.
+
+use super::*;
+
+#[no_mangle]
+pub extern "C" fn blosc2_init() {
+    guard((), || {
+        global::settings().initialized = true;
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn blosc2_destroy() {
+    guard((), || {
+        global::settings().initialized = false;
+        crate::pool::clear();
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn blosc2_free_resources() -> c_int {
+    guard(-1, || {
+        if !global::settings().initialized {
+            return Error::Failure.code();
+        }
+        crate::pool::clear();
+        0
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_compress(
+    clevel: c_int,
+    doshuffle: c_int,
+    typesize: i32,
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        let env = EnvOverrides::from_env();
+        let (clevel, doshuffle, typesize) =
+            global::settings().apply_env(&env, clevel, doshuffle, typesize);
+        if src.is_null() && srcsize > 0 || dest.is_null() {
+            return Error::NullPointer.code();
+        }
+        if srcsize < 0 || destsize < 0 {
+            return Error::InvalidParam.code();
+        }
+        // SAFETY: the caller guarantees srcsize readable bytes at src and
+        // destsize writable bytes at dest.
+        let (s, d) = unsafe {
+            (
+                bytes(src, srcsize as usize),
+                bytes_mut(dest, destsize as usize),
+            )
+        };
+        code(global::compress(clevel, doshuffle, typesize, s, d))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc1_compress(
+    clevel: c_int,
+    doshuffle: c_int,
+    typesize: usize,
+    nbytes: usize,
+    src: *const c_void,
+    dest: *mut c_void,
+    destsize: usize,
+) -> c_int {
+    if nbytes > i32::MAX as usize {
+        return Error::MaxBufsizeExceeded.code();
+    }
+    // SAFETY: forwarded contract.
+    unsafe {
+        blosc2_compress(
+            clevel,
+            doshuffle,
+            typesize.min(i32::MAX as usize) as i32,
+            src,
+            nbytes as i32,
+            dest,
+            destsize.min(i32::MAX as usize) as i32,
+        )
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_decompress(
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if let Err(e) = global::apply_decompress_env(&EnvOverrides::from_env()) {
+            return e.code();
+        }
+        if dest.is_null() && destsize > 0 {
+            return Error::NullPointer.code();
+        }
+        if destsize < 0 {
+            return Error::WriteBuffer.code();
+        }
+        // SAFETY: see chunk_slice; dest is valid for destsize bytes.
+        let s = match unsafe { chunk_slice(src, srcsize) } {
+            Ok(s) => s,
+            Err(e) => return e.code(),
+        };
+        // SAFETY: the caller guarantees destsize writable bytes at dest.
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
+        code(global::decompress(s, d))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc1_decompress(
+    src: *const c_void,
+    dest: *mut c_void,
+    destsize: usize,
+) -> c_int {
+    // SAFETY: forwarded contract (blosc1 gives no source size: the header's cbytes bounds it).
+    unsafe { blosc2_decompress(src, i32::MAX, dest, destsize.min(i32::MAX as usize) as i32) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_getitem(
+    src: *const c_void,
+    srcsize: i32,
+    start: c_int,
+    nitems: c_int,
+    dest: *mut c_void,
+    destsize: i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see chunk_slice.
+        let s = match unsafe { chunk_slice(src, srcsize) } {
+            Ok(s) => s,
+            Err(e) => return e.code(),
+        };
+        if dest.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: the caller guarantees destsize bytes at dest.
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
+        code(chunk::getitem(
+            &DParams::default(),
+            s,
+            start as i64,
+            nitems as i64,
+            d,
+        ))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc1_getitem(
+    src: *const c_void,
+    start: c_int,
+    nitems: c_int,
+    dest: *mut c_void,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: see chunk_slice.
+        let s = match unsafe { chunk_slice(src, i32::MAX) } {
+            Ok(s) => s,
+            Err(e) => return e.code(),
+        };
+        let ts = ChunkHeader::parse_min(s).map_or(0, |h| h.typesize as i64);
+        let want = (nitems.max(0) as i64)
+            .saturating_mul(ts)
+            .min(i32::MAX as i64) as usize;
+        if dest.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: blosc1_getitem's contract: dest holds nitems * typesize bytes.
+        let d = unsafe { bytes_mut(dest, want) };
+        code(chunk::getitem(
+            &DParams::default(),
+            s,
+            start as i64,
+            nitems as i64,
+            d,
+        ))
+    })
+}

@@ -1,0 +1,151 @@
+//! What a chunk's header tells, read without decompressing.
+
+use super::*;
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_cbuffer_sizes(
+    cbuffer: *const c_void,
+    nbytes: *mut i32,
+    cbytes: *mut i32,
+    blocksize: *mut i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        let h = if cbuffer.is_null() {
+            Err(Error::NullPointer)
+        } else {
+            // SAFETY: the API requires at least a 16-byte header at cbuffer.
+            ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) })
+        };
+        let (n, c, b, rc) = match h {
+            Ok(h) => {
+                // Like the reference, which reads only the first 16 bytes here.
+                let bs = if h.nbytes > 0 && h.blocksize > h.nbytes {
+                    h.nbytes
+                } else {
+                    h.blocksize
+                };
+                (h.nbytes, h.cbytes, bs, 0)
+            }
+            Err(e) => (0, 0, 0, e.code()),
+        };
+        store_opt(nbytes, n);
+        store_opt(cbytes, c);
+        store_opt(blocksize, b);
+        rc
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc1_cbuffer_sizes(
+    cbuffer: *const c_void,
+    nbytes: *mut usize,
+    cbytes: *mut usize,
+    blocksize: *mut usize,
+) {
+    let (mut n, mut c, mut b) = (0i32, 0i32, 0i32);
+    // SAFETY: forwarded contract; the locals are valid.
+    unsafe { blosc2_cbuffer_sizes(cbuffer, &mut n, &mut c, &mut b) };
+    store_opt(nbytes, n as usize);
+    store_opt(cbytes, c as usize);
+    store_opt(blocksize, b as usize);
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc1_cbuffer_validate(
+    cbuffer: *const c_void,
+    cbytes: usize,
+    nbytes: *mut usize,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        let set = |v: usize| {
+            if !nbytes.is_null() {
+                // SAFETY: nbytes is valid for one size_t when non-null.
+                unsafe { *nbytes = v };
+            }
+        };
+        if cbytes < MIN_HEADER_LENGTH {
+            set(0);
+            return Error::WriteBuffer.code();
+        }
+        if cbuffer.is_null() {
+            set(0);
+            return Error::NullPointer.code();
+        }
+        // SAFETY: cbytes >= 16 bytes are readable at cbuffer.
+        match ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) }) {
+            Err(e) => {
+                set(0);
+                e.code()
+            }
+            Ok(h) => {
+                if h.cbytes as usize != cbytes {
+                    set(0);
+                    return Error::InvalidHeader.code();
+                }
+                if h.nbytes > crate::format::header::MAX_BUFFERSIZE {
+                    set(0);
+                    return Error::MemoryAlloc.code();
+                }
+                set(h.nbytes as usize);
+                0
+            }
+        }
+    })
+}
+
+/// The 16-byte header at `cbuffer`, if it is non-null and valid.
+///
+/// # Safety
+/// A non-null `cbuffer` must have at least 16 readable bytes.
+pub(super) unsafe fn min_header(cbuffer: *const c_void) -> Option<ChunkHeader> {
+    if cbuffer.is_null() {
+        return None;
+    }
+    // SAFETY: guaranteed by the caller.
+    ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) }).ok()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc1_cbuffer_metainfo(
+    cbuffer: *const c_void,
+    typesize: *mut usize,
+    flags: *mut c_int,
+) {
+    guard((), || {
+        // SAFETY: the API requires a 16-byte header at cbuffer.
+        let h = unsafe { min_header(cbuffer) };
+        let (t, f) = h
+            .map(|h| (h.typesize as usize, h.flags as c_int))
+            .unwrap_or((0, 0));
+        store_opt(typesize, t);
+        store_opt(flags, f);
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_cbuffer_versions(
+    cbuffer: *const c_void,
+    version: *mut c_int,
+    versionlz: *mut c_int,
+) {
+    guard((), || {
+        // SAFETY: the API requires a 16-byte header at cbuffer.
+        let h = unsafe { min_header(cbuffer) };
+        let (v, l) = h
+            .map(|h| (h.version as c_int, h.versionlz as c_int))
+            .unwrap_or((0, 0));
+        store_opt(version, v);
+        store_opt(versionlz, l);
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_cbuffer_complib(cbuffer: *const c_void) -> *const c_char {
+    guard(std::ptr::null(), || {
+        // SAFETY: the API requires a 16-byte header at cbuffer.
+        match unsafe { min_header(cbuffer) }.and_then(|h| crate::codec::libname(h.compformat())) {
+            Some(n) => static_cstr(&n),
+            None => std::ptr::null(),
+        }
+    })
+}

@@ -1,0 +1,205 @@
+//! `blosc2_stdio_*`: plain files through the descriptor of a `FILE *`,
+//! with positioned reads and writes.
+
+use super::*;
+
+/// `blosc2_stdio_file`.
+#[repr(C)]
+pub struct blosc2_stdio_file {
+    pub file: *mut libc::FILE,
+}
+
+/// The descriptor behind a `blosc2_stdio_file *` (None when unusable).
+///
+/// # Safety
+/// `stream` must be NULL or come from `blosc2_stdio_open`.
+pub(super) unsafe fn stdio_fd(stream: *mut c_void) -> Option<c_int> {
+    // SAFETY: guaranteed by the caller.
+    let f = unsafe { (stream as *mut blosc2_stdio_file).as_ref() }?;
+    if f.file.is_null() {
+        return None;
+    }
+    // SAFETY: a FILE opened by blosc2_stdio_open.
+    let fd = unsafe { libc::fileno(f.file) };
+    (fd >= 0).then_some(fd)
+}
+
+/// Positioned transfer of `n` bytes; returns the bytes moved.
+///
+/// # Safety
+/// `buf` must be valid for `n` bytes (writable when reading).
+pub(super) unsafe fn pio(fd: c_int, buf: *mut u8, n: usize, pos: i64, write: bool) -> usize {
+    let mut done = 0usize;
+    while done < n {
+        let chunk = (n - done).min(1 << 30);
+        let off = pos + done as i64;
+        // SAFETY: buf + done .. + chunk lies inside the caller's buffer.
+        let r = unsafe {
+            if write {
+                libc::pwrite(fd, buf.add(done) as *const c_void, chunk, off)
+            } else {
+                libc::pread(fd, buf.add(done) as *mut c_void, chunk, off)
+            }
+        };
+        if r < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            break;
+        }
+        if r == 0 {
+            break;
+        }
+        done += r as usize;
+    }
+    done
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_stdio_open(
+    urlpath: *const c_char,
+    mode: *const c_char,
+    _params: *mut c_void,
+) -> *mut c_void {
+    guard(std::ptr::null_mut(), || {
+        // SAFETY: C strings passed to the API are NUL-terminated.
+        let (Some(path), Some(mode)) = (unsafe { (c_str(urlpath), c_str(mode)) }) else {
+            return std::ptr::null_mut();
+        };
+        // SAFETY: two NUL-terminated strings.
+        let file = unsafe { libc::fopen(path.as_ptr(), mode.as_ptr()) };
+        if file.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: malloc of the handle struct, filled before use.
+        let p = unsafe { libc::malloc(std::mem::size_of::<blosc2_stdio_file>()) }
+            as *mut blosc2_stdio_file;
+        if p.is_null() {
+            // SAFETY: the FILE just opened.
+            unsafe { libc::fclose(file) };
+            return std::ptr::null_mut();
+        }
+        // SAFETY: p is a fresh allocation of the right size.
+        unsafe { p.write(blosc2_stdio_file { file }) };
+        p as *mut c_void
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_stdio_close(stream: *mut c_void) -> c_int {
+    guard(-1, || {
+        // SAFETY: NULL or a handle from blosc2_stdio_open.
+        let Some(f) = (unsafe { (stream as *mut blosc2_stdio_file).as_ref() }) else {
+            return -1;
+        };
+        if f.file.is_null() {
+            return -1;
+        }
+        // SAFETY: closing the FILE and freeing the handle, once.
+        unsafe {
+            let rc = libc::fclose(f.file);
+            libc::free(stream);
+            rc
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_stdio_size(stream: *mut c_void) -> i64 {
+    guard(-1, || {
+        // SAFETY: NULL or a handle from blosc2_stdio_open.
+        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+            return -1;
+        };
+        // SAFETY: fstat into a zeroed struct.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: fd is open; st is writable.
+        if unsafe { libc::fstat(fd, &mut st) } != 0 {
+            return -1;
+        }
+        st.st_size
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_stdio_write(
+    ptr: *const c_void,
+    size: i64,
+    nitems: i64,
+    position: i64,
+    stream: *mut c_void,
+) -> i64 {
+    guard(0, || {
+        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
+            return 0;
+        }
+        // SAFETY: NULL or a handle from blosc2_stdio_open.
+        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+            return 0;
+        };
+        let Some(n) = size.checked_mul(nitems) else {
+            return 0;
+        };
+        // SAFETY: ptr holds size * nitems bytes (only read).
+        let done = unsafe { pio(fd, ptr as *mut u8, n as usize, position, true) };
+        if size > 0 {
+            done as i64 / size
+        } else {
+            0
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_stdio_read(
+    ptr: *mut *mut c_void,
+    size: i64,
+    nitems: i64,
+    position: i64,
+    stream: *mut c_void,
+) -> i64 {
+    guard(0, || {
+        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
+            return 0;
+        }
+        // SAFETY: NULL or a handle from blosc2_stdio_open.
+        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+            return 0;
+        };
+        let Some(n) = size.checked_mul(nitems) else {
+            return 0;
+        };
+        // SAFETY: ptr checked non-NULL above.
+        let buf = unsafe { *ptr } as *mut u8;
+        if n > 0 && buf.is_null() {
+            return 0;
+        }
+        // SAFETY: *ptr holds size * nitems writable bytes.
+        let done = unsafe { pio(fd, buf, n as usize, position, false) };
+        if size > 0 {
+            done as i64 / size
+        } else {
+            0
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_stdio_truncate(stream: *mut c_void, size: i64) -> c_int {
+    guard(-1, || {
+        if size < 0 {
+            return -1;
+        }
+        // SAFETY: NULL or a handle from blosc2_stdio_open.
+        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+            return -1;
+        };
+        // SAFETY: fd is open.
+        unsafe { libc::ftruncate(fd, size) }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn blosc2_stdio_destroy(_params: *mut c_void) -> c_int {
+    0
+}

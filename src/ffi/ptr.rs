@@ -1,0 +1,241 @@
+//! The one place where the C layer turns raw pointers into Rust values:
+//! slices from a pointer and a length, C strings, malloc'ed copies handed to
+//! C (which frees them with `free()`), and out-pointers.
+//!
+//! Every function that reads through a pointer is `unsafe` and states what
+//! the caller must guarantee; the C functions call these once and then work
+//! on slices.
+
+use crate::error::{Error, Result};
+use once_cell::sync::Lazy;
+use std::ffi::{CStr, CString};
+use std::os::raw::c_char;
+use std::sync::Mutex;
+
+/// `len` bytes at `p`, whatever `p` points at (empty for NULL or 0).
+///
+/// # Safety
+/// A non-NULL `p` must be valid for reads of `len` bytes for `'a`.
+pub(crate) unsafe fn bytes<'a, T>(p: *const T, len: usize) -> &'a [u8] {
+    // SAFETY: guaranteed by the caller.
+    unsafe { items(p as *const u8, len) }
+}
+
+/// `len` writable bytes at `p` (empty for NULL or 0).
+///
+/// # Safety
+/// A non-NULL `p` must be valid for writes of `len` bytes for `'a`, and not
+/// be read or written through another pointer meanwhile.
+pub(crate) unsafe fn bytes_mut<'a, T>(p: *mut T, len: usize) -> &'a mut [u8] {
+    // SAFETY: guaranteed by the caller.
+    unsafe { items_mut(p as *mut u8, len) }
+}
+
+/// `n` values at `p` (empty for NULL or 0).
+///
+/// # Safety
+/// A non-NULL `p` must be valid for reads of `n` values for `'a`.
+pub(crate) unsafe fn items<'a, T>(p: *const T, n: usize) -> &'a [T] {
+    if p.is_null() || n == 0 {
+        &[]
+    } else {
+        // SAFETY: guaranteed by the caller.
+        unsafe { std::slice::from_raw_parts(p, n) }
+    }
+}
+
+/// `n` writable values at `p` (empty for NULL or 0).
+///
+/// # Safety
+/// As [`bytes_mut`], for `n` values.
+pub(crate) unsafe fn items_mut<'a, T>(p: *mut T, n: usize) -> &'a mut [T] {
+    if p.is_null() || n == 0 {
+        &mut []
+    } else {
+        // SAFETY: guaranteed by the caller.
+        unsafe { std::slice::from_raw_parts_mut(p, n) }
+    }
+}
+
+/// `n` values at `p`, which may be NULL only when `n` is 0.
+///
+/// # Safety
+/// As [`items`].
+pub(crate) unsafe fn required_items<'a, T>(p: *const T, n: usize) -> Result<&'a [T]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { items(p, n) })
+}
+
+/// A caller's buffer of `len` bytes given as a signed length: a negative
+/// length is `InvalidParam`, a NULL pointer `NullPointer` (even for 0).
+///
+/// # Safety
+/// As [`bytes_mut`].
+pub(crate) unsafe fn caller_buffer_mut<'a, T>(p: *mut T, len: i64) -> Result<&'a mut [u8]> {
+    let len = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { bytes_mut(p, len) })
+}
+
+/// As [`caller_buffer_mut`], for reading.
+///
+/// # Safety
+/// As [`bytes`].
+pub(crate) unsafe fn caller_buffer<'a, T>(p: *const T, len: i64) -> Result<&'a [u8]> {
+    let len = usize::try_from(len).map_err(|_| Error::InvalidParam)?;
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { bytes(p, len) })
+}
+
+/// The C string at `p` (None for NULL).
+///
+/// # Safety
+/// A non-NULL `p` must point at a NUL-terminated string that lives for `'a`.
+pub(crate) unsafe fn c_str<'a>(p: *const c_char) -> Option<&'a CStr> {
+    if p.is_null() {
+        None
+    } else {
+        // SAFETY: guaranteed by the caller.
+        Some(unsafe { CStr::from_ptr(p) })
+    }
+}
+
+/// The C string at `p` as an owned string, invalid UTF-8 replaced (None for NULL).
+///
+/// # Safety
+/// As [`c_str`].
+pub(crate) unsafe fn string(p: *const c_char) -> Option<String> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { c_str(p) }.map(|s| s.to_string_lossy().into_owned())
+}
+
+/// A required string argument: NULL is `InvalidParam`.
+///
+/// # Safety
+/// As [`c_str`].
+pub(crate) unsafe fn string_arg(p: *const c_char) -> Result<String> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { string(p) }.ok_or(Error::InvalidParam)
+}
+
+/// A NUL-terminated copy of `s` that lives as long as the process, for the
+/// functions that return `const char *` the caller must not free. Equal
+/// strings share one copy, so the cache stays as small as the set of names.
+pub(crate) fn static_cstr(s: &str) -> *const c_char {
+    static CACHE: Lazy<Mutex<Vec<CString>>> = Lazy::new(|| Mutex::new(Vec::new()));
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = cache.iter().find(|c| c.to_str().ok() == Some(s)) {
+        return c.as_ptr();
+    }
+    let c = CString::new(s).unwrap_or_default();
+    let p = c.as_ptr();
+    cache.push(c);
+    p
+}
+
+/// A malloc'ed copy of `b`, with a NUL byte after it when `nul`, that the C
+/// caller frees with `free()`.
+pub(crate) fn malloc_bytes(b: &[u8], nul: bool) -> Result<*mut u8> {
+    let n = b.len() + usize::from(nul);
+    // SAFETY: malloc of at least one byte; the result is checked.
+    let p = unsafe { libc::malloc(n.max(1)) } as *mut u8;
+    if p.is_null() {
+        return Err(Error::MemoryAlloc);
+    }
+    // SAFETY: p holds n >= b.len() (+1 with nul) bytes and does not overlap b.
+    unsafe {
+        std::ptr::copy_nonoverlapping(b.as_ptr(), p, b.len());
+        if nul {
+            *p.add(b.len()) = 0;
+        }
+    }
+    Ok(p)
+}
+
+/// A malloc'ed copy of `b` (NULL when malloc fails), freed by C with `free()`.
+pub(crate) fn malloc_copy(b: &[u8]) -> *mut u8 {
+    malloc_bytes(b, false).unwrap_or(std::ptr::null_mut())
+}
+
+/// A malloc'ed array of `v` in native order (NULL when malloc fails).
+pub(crate) fn malloc_i64s(v: &[i64]) -> *mut i64 {
+    let raw: Vec<u8> = v.iter().flat_map(|i| i.to_ne_bytes()).collect();
+    malloc_copy(&raw) as *mut i64
+}
+
+/// Write `v` through a required out-pointer (NULL is `NullPointer`).
+pub(crate) fn store<T>(out: *mut T, v: T) -> Result<()> {
+    if out.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: a non-NULL out-parameter of the C API points at writable memory
+    // for one value of its type.
+    unsafe { out.write(v) };
+    Ok(())
+}
+
+/// Write `v` through an optional out-pointer (nothing for NULL).
+pub(crate) fn store_opt<T>(out: *mut T, v: T) {
+    let _ = store(out, v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_and_empty_pointers_give_empty_slices() {
+        // SAFETY: NULL pointers are never dereferenced.
+        unsafe {
+            assert!(bytes(std::ptr::null::<u8>(), 10).is_empty());
+            assert!(items_mut(std::ptr::null_mut::<i64>(), 3).is_empty());
+            assert_eq!(
+                required_items(std::ptr::null::<i64>(), 2),
+                Err(Error::NullPointer)
+            );
+            assert!(required_items(std::ptr::null::<i64>(), 0)
+                .unwrap()
+                .is_empty());
+            assert_eq!(
+                caller_buffer_mut(std::ptr::null_mut::<u8>(), 0).map(|b| b.len()),
+                Err(Error::NullPointer)
+            );
+            let mut x = [1u8, 2];
+            assert_eq!(
+                caller_buffer_mut(x.as_mut_ptr(), -1).map(|b| b.len()),
+                Err(Error::InvalidParam)
+            );
+            assert_eq!(string_arg(std::ptr::null()), Err(Error::InvalidParam));
+            assert_eq!(string(c"abc".as_ptr()).as_deref(), Some("abc"));
+        }
+    }
+
+    #[test]
+    fn malloc_copies_hold_the_bytes() {
+        let p = malloc_bytes(b"xyz", true).unwrap();
+        // SAFETY: p holds 4 bytes from malloc and is freed once.
+        unsafe {
+            assert_eq!(std::slice::from_raw_parts(p, 4), b"xyz\0");
+            libc::free(p as *mut libc::c_void);
+        }
+        let q = malloc_i64s(&[7, -1]);
+        // SAFETY: q holds two i64 from malloc and is freed once.
+        unsafe {
+            assert_eq!(std::slice::from_raw_parts(q, 2), &[7, -1]);
+            libc::free(q as *mut libc::c_void);
+        }
+        assert_eq!(static_cstr("same"), static_cstr("same"));
+    }
+}

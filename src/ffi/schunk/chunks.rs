@@ -1,0 +1,621 @@
+//! Chunks and items of a super-chunk: add, replace, delete, read, slices.
+
+use super::*;
+
+/// The bytes of the chunk at `p`, bounded by its header's cbytes.
+///
+/// # Safety
+/// `p` must point at a chunk whose header tells its true size.
+pub(super) unsafe fn chunk_arg<'a>(p: *const u8) -> Result<&'a [u8]> {
+    if p.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: every chunk starts with a 16-byte header.
+    let head = unsafe { bytes(p, MIN_HEADER_LENGTH) };
+    let h = ChunkHeader::parse_min(head)?;
+    // SAFETY: the header's cbytes is the size of the chunk the caller passes.
+    Ok(unsafe { bytes(p, h.cbytes as usize) })
+}
+
+/// Take a chunk argument: copy it, and free the caller's buffer when the
+/// super-chunk takes ownership (`copy == false`) and the call succeeded.
+///
+/// # Safety
+/// `chunk` must point at a chunk; with `copy == false` it must be malloc'ed.
+pub(super) unsafe fn with_chunk(
+    chunk: *mut u8,
+    copy: bool,
+    f: impl FnOnce(Vec<u8>) -> Result<i64>,
+) -> Result<i64> {
+    // SAFETY: guaranteed by the caller.
+    let c = unsafe { chunk_arg(chunk) }?.to_vec();
+    let r = f(c)?;
+    if !copy {
+        // SAFETY: ownership was handed over; we hold our own copy.
+        unsafe { libc::free(chunk as *mut c_void) };
+    }
+    Ok(r)
+}
+
+/// What the three calls that store a chunk share: note the chunk index
+/// for the filters (`at`, or the end for an append), take the chunk
+/// argument and store it through the engine.
+///
+/// # Safety
+/// As [`mutate`] and [`with_chunk`].
+unsafe fn put_chunk(
+    schunk: *mut blosc2_schunk,
+    at: Option<i64>,
+    chunk: *mut u8,
+    copy: bool,
+    put: impl FnOnce(&mut SuperChunk, Vec<u8>) -> Result<i64>,
+) -> i64 {
+    let call = |h: &mut Holder| {
+        h.c.current_nchunk = at.unwrap_or_else(|| h.sc.nchunks());
+        // SAFETY: guaranteed by the caller.
+        unsafe { with_chunk(chunk, copy, |c| put(&mut h.sc, c)) }
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { mutate(schunk, call) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_append_chunk(
+    schunk: *mut blosc2_schunk,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { put_chunk(schunk, None, chunk, copy, |sc, c| sc.append_chunk(c)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
+            sc.insert_chunk(nchunk, c)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_update_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
+            sc.update_chunk(nchunk, c)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_delete_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        mutate(schunk, |h| {
+            h.c.current_nchunk = nchunk;
+            h.sc.delete_chunk(nchunk)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_append_buffer(
+    schunk: *mut blosc2_schunk,
+    src: *const c_void,
+    nbytes: i32,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        mutate(schunk, |h| {
+            if nbytes < 0 || (src.is_null() && nbytes > 0) {
+                return Err(Error::InvalidParam);
+            }
+            h.c.current_nchunk = h.sc.nchunks();
+            // SAFETY: src holds nbytes bytes.
+            let s = bytes(src as *const u8, nbytes as usize);
+            h.sc.append_buffer(s)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    dest: *mut c_void,
+    nbytes: i32,
+) -> c_int {
+    let call = |h: &mut Access<'_>| {
+        if dest.is_null() || nbytes < 0 {
+            return Error::InvalidParam.code();
+        }
+        h.c.current_nchunk = nchunk;
+        // SAFETY: dest holds nbytes writable bytes.
+        let out = unsafe { items_mut(dest as *mut u8, nbytes as usize) };
+        crate::ffi::code(h.sc.decompress_chunk(nchunk, out))
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+pub(super) unsafe fn get_chunk_impl(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut *mut u8,
+    needs_free: *mut bool,
+) -> c_int {
+    if chunk.is_null() || needs_free.is_null() {
+        return Error::NullPointer.code();
+    }
+    // SAFETY: out-pointers checked above.
+    unsafe {
+        *chunk = std::ptr::null_mut();
+        *needs_free = false;
+    }
+    let call = |h: &mut Access<'_>| {
+        h.c.current_nchunk = nchunk;
+        if let Some(chunks) = h.sc.memory_chunks() {
+            if nchunk < 0 || nchunk >= chunks.len() as i64 {
+                return Error::InvalidParam.code();
+            }
+            let c = &chunks[nchunk as usize];
+            // SAFETY: out-pointers checked; the chunk lives in the super-chunk.
+            unsafe { *chunk = c.as_ptr() as *mut u8 };
+            return c.len() as c_int;
+        }
+        match h.sc.chunk(nchunk) {
+            Ok(c) => {
+                let p = malloc_copy(&c);
+                if p.is_null() {
+                    return Error::MemoryAlloc.code();
+                }
+                // SAFETY: out-pointers checked above.
+                unsafe {
+                    *chunk = p;
+                    *needs_free = true;
+                }
+                c.len() as c_int
+            }
+            Err(e) => e.code(),
+        }
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut *mut u8,
+    needs_free: *mut bool,
+) -> c_int {
+    // SAFETY: same contract.
+    unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free) }
+}
+
+/// A lazy chunk for frames on disk (header, block starts and a trailer
+/// locating the rest, as the reference builds it); the whole chunk otherwise.
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut *mut u8,
+    needs_free: *mut bool,
+) -> c_int {
+    let on_disk = guard(false, || {
+        // SAFETY: a super-chunk pointer from this library.
+        unsafe { holder(schunk) }
+            .is_ok_and(|h| h.sc.frame().is_some_and(|f| f.memory_bytes().is_none()))
+    });
+    if !on_disk || chunk.is_null() || needs_free.is_null() {
+        // SAFETY: same contract.
+        return unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free) };
+    }
+    // SAFETY: out-pointers checked above.
+    unsafe {
+        *chunk = std::ptr::null_mut();
+        *needs_free = false;
+    }
+    let call = |h: &mut Access<'_>| {
+        h.c.current_nchunk = nchunk;
+        match h.sc.lazy_chunk(nchunk) {
+            Ok(c) => {
+                let p = malloc_copy(&c);
+                if p.is_null() {
+                    return Error::MemoryAlloc.code();
+                }
+                // SAFETY: out-pointers checked above.
+                unsafe {
+                    *chunk = p;
+                    *needs_free = true;
+                }
+                c.len() as c_int
+            }
+            Err(e) => e.code(),
+        }
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+/// The whole chunk behind `src` when it is a lazy chunk of the super-chunk
+/// `schunk` (a context's `schunk` field); `None` for any other chunk.
+///
+/// # Safety
+/// `schunk` must be 0 or the address of a live super-chunk of this library.
+pub(crate) unsafe fn resolve_lazy_for(schunk: usize, src: &[u8]) -> Result<Option<Vec<u8>>> {
+    if schunk == 0 || !SuperChunk::is_lazy_chunk(src)? {
+        return Ok(None);
+    }
+    // SAFETY: guaranteed by the caller (the reference dereferences it too).
+    let h = unsafe { holder_raw(schunk as *mut blosc2_schunk) }?;
+    h.sc.resolve_lazy(src).map(Some)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_vlblock(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    nblock: i32,
+    dest: *mut *mut u8,
+    destsize: *mut i32,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if schunk.is_null() || dest.is_null() || destsize.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let mut chunk: *mut u8 = std::ptr::null_mut();
+        let mut nf = false;
+        // SAFETY: a super-chunk pointer from this library; valid out-pointers.
+        let cb = unsafe { get_chunk_impl(schunk, nchunk, &mut chunk, &mut nf) };
+        if cb < 0 {
+            return cb;
+        }
+        if chunk.is_null() || cb == 0 {
+            return Error::InvalidParam.code();
+        }
+        // SAFETY: the super-chunk's decompression context and the chunk just read.
+        let rc = unsafe {
+            crate::ffi::api::blosc2_vldecompress_block_ctx(
+                (*schunk).dctx,
+                chunk as *const c_void,
+                cb,
+                nblock,
+                dest,
+                destsize,
+            )
+        };
+        if nf {
+            // SAFETY: malloc'ed by get_chunk_impl for us.
+            unsafe { libc::free(chunk as *mut c_void) };
+        }
+        rc
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(
+    schunk: *mut blosc2_schunk,
+    ncoords: i64,
+    coords: *const i64,
+    buffer: *mut c_void,
+) -> c_int {
+    let call = |h: &mut Access<'_>| {
+        if ncoords < 0 {
+            return Error::InvalidParam.code();
+        }
+        if ncoords == 0 {
+            return 0;
+        }
+        if coords.is_null() || buffer.is_null() {
+            return Error::InvalidParam.code();
+        }
+        let ts = h.sc.typesize().max(0) as usize;
+        let Some(n) = (ncoords as usize).checked_mul(ts) else {
+            return Error::InvalidParam.code();
+        };
+        // SAFETY: the caller passes ncoords coordinates and room for as many items.
+        let (c, out) = unsafe {
+            (
+                items(coords, ncoords as usize),
+                items_mut(buffer as *mut u8, n),
+            )
+        };
+        match h.sc.get_sparse(c, out) {
+            Ok(()) => 0,
+            Err(e) => e.code(),
+        }
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading_with(schunk, |_| Error::InvalidParam, call) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(
+    schunk: *mut blosc2_schunk,
+    offsets_order: *mut i64,
+) -> c_int {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        mutate(schunk, |h| {
+            let n = h.sc.nchunks() as usize;
+            if offsets_order.is_null() && n > 0 {
+                return Err(Error::NullPointer);
+            }
+            // SAFETY: offsets_order holds nchunks entries.
+            let order = if n == 0 {
+                &[][..]
+            } else {
+                items(offsets_order, n)
+            };
+            h.sc.reorder_offsets(order)?;
+            h.c.change_tick += 1;
+            Ok(0)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_get_slice_nchunks(
+    schunk: *mut blosc2_schunk,
+    start: *mut i64,
+    stop: *mut i64,
+    chunks_idx: *mut *mut i64,
+) -> i64 {
+    let call = |h: &mut Access<'_>| {
+        if start.is_null() || stop.is_null() || chunks_idx.is_null() {
+            return Error::NullPointer.code() as i64;
+        }
+        let nd = match h.sc.b2nd_ndim() {
+            Ok(nd) => nd,
+            Err(e) => return e.code() as i64,
+        };
+        let idx = if let Some(nd) = nd {
+            // SAFETY: start and stop hold ndim entries for an n-dimensional array.
+            let (a, b) = unsafe { (items(start, nd), items(stop, nd)) };
+            match h.sc.b2nd_slice_nchunks(a, b) {
+                Ok(v) => v,
+                Err(e) => return e.code() as i64,
+            }
+        } else {
+            // SAFETY: as above.
+            let (a, b) = unsafe { (*start, *stop) };
+            match h.sc.slice_nchunks(a, b) {
+                Ok(v) => v,
+                Err(e) => return e.code() as i64,
+            }
+        };
+        let p = if idx.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            malloc_i64s(&idx)
+        };
+        if !idx.is_empty() && p.is_null() {
+            return Error::MemoryAlloc.code() as i64;
+        }
+        // SAFETY: checked non-NULL above.
+        unsafe { *chunks_idx = p };
+        idx.len() as i64
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
+    schunk: *mut blosc2_schunk,
+    start: i64,
+    stop: i64,
+    buffer: *mut c_void,
+) -> c_int {
+    let call = |h: &mut Access<'_>| {
+        if buffer.is_null() {
+            return Error::InvalidParam.code();
+        }
+        // As the reference: an empty or reversed range reads nothing and
+        // succeeds; a range outside the super-chunk is BLOSC2_ERROR_FAILURE.
+        if stop <= start {
+            return 0;
+        }
+        let Some(n) = (stop - start).checked_mul(h.sc.typesize() as i64) else {
+            return Error::Failure.code();
+        };
+        if start < 0 || n > isize::MAX as i64 {
+            return Error::Failure.code();
+        }
+        // SAFETY: the buffer holds (stop - start) * typesize bytes.
+        let out = unsafe { items_mut(buffer as *mut u8, n as usize) };
+        match h.sc.get_slice(start, stop, out) {
+            Ok(()) => 0,
+            Err(Error::InvalidParam) => Error::Failure.code(),
+            Err(e) => e.code(),
+        }
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
+    schunk: *mut blosc2_schunk,
+    start: i64,
+    stop: i64,
+    buffer: *mut c_void,
+) -> c_int {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        mutate(schunk, |h| {
+            if buffer.is_null() || stop < start {
+                return Err(Error::InvalidParam);
+            }
+            let n = (stop - start)
+                .checked_mul(h.sc.typesize() as i64)
+                .ok_or(Error::InvalidParam)?;
+            // SAFETY: the buffer holds (stop - start) * typesize bytes.
+            let src = bytes(buffer as *const u8, n as usize);
+            h.sc.set_slice(start, stop, src).map(|_| 0)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_fill_special(
+    schunk: *mut blosc2_schunk,
+    nitems: i64,
+    special_value: c_int,
+    chunksize: i32,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        mutate(schunk, |h| {
+            let kind = match special_value {
+                1 => Special::Zero,
+                2 => Special::Nan,
+                4 => Special::Uninit,
+                _ => return Err(Error::SchunkSpecial),
+            };
+            h.sc.fill_special(nitems, kind, chunksize)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_cparams(
+    schunk: *mut blosc2_schunk,
+    cparams: *mut *mut blosc2_cparams,
+) -> c_int {
+    if cparams.is_null() {
+        return Error::NullPointer.code();
+    }
+    let call = |h: &mut Access<'_>| {
+        // SAFETY: calloc'ed like the reference; all-zero is a valid blosc2_cparams.
+        let p = unsafe { libc::calloc(1, std::mem::size_of::<blosc2_cparams>()) }
+            as *mut blosc2_cparams;
+        if p.is_null() {
+            return Error::MemoryAlloc.code();
+        }
+        let sc = &h.sc;
+        // SAFETY: p is a fresh, zeroed blosc2_cparams.
+        let c = unsafe { &mut *p };
+        c.schunk = schunk as *mut c_void;
+        c.filters = sc.cparams.filters;
+        c.filters_meta = sc.cparams.filters_meta;
+        c.compcode = sc.cparams.compcode;
+        c.compcode_meta = sc.cparams.compcode_meta;
+        c.clevel = sc.cparams.clevel;
+        c.typesize = sc.cparams.typesize;
+        c.blocksize = sc.blocksize;
+        c.splitmode = sc.cparams.splitmode as i32;
+        c.use_dict = c_int::from(sc.cparams.use_dict);
+        c.nthreads = sc.cparams.nthreads;
+        // SAFETY: checked non-NULL above.
+        unsafe { *cparams = p };
+        0
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_get_dparams(
+    schunk: *mut blosc2_schunk,
+    dparams: *mut *mut blosc2_dparams,
+) -> c_int {
+    if dparams.is_null() {
+        return Error::NullPointer.code();
+    }
+    let call = |h: &mut Access<'_>| {
+        // SAFETY: calloc'ed like the reference; all-zero is a valid blosc2_dparams.
+        let p = unsafe { libc::calloc(1, std::mem::size_of::<blosc2_dparams>()) }
+            as *mut blosc2_dparams;
+        if p.is_null() {
+            return Error::MemoryAlloc.code();
+        }
+        // SAFETY: p is a fresh, zeroed blosc2_dparams; dparams checked above.
+        unsafe {
+            (*p).schunk = schunk as *mut c_void;
+            (*p).nthreads = h.sc.dparams.nthreads;
+            *dparams = p;
+        }
+        0
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_frame_get_offsets(schunk: *mut blosc2_schunk) -> *mut i64 {
+    let call = |h: &mut Access<'_>| {
+        h.sc.frame()
+            .map_or(std::ptr::null_mut(), |f| malloc_i64s(f.offsets()))
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    /// Sizes at the 2 GiB limit without allocating them: special chunks only.
+    #[test]
+    fn special_chunks_at_the_2gib_limit() {
+        let max = i32::MAX - 32;
+        // SAFETY: a NULL storage is an in-memory super-chunk (typesize 8).
+        unsafe {
+            let sc = blosc2_schunk_new(std::ptr::null_mut());
+            assert!(!sc.is_null());
+            let cs = max - max % 8;
+            let nitems = 3 * (cs as i64 / 8) + 5;
+            assert_eq!(blosc2_schunk_fill_special(sc, nitems, 1, cs), 4);
+            assert_eq!((*sc).nbytes, nitems * 8);
+            assert_eq!((*sc).chunksize, cs);
+            let mut probe = [0xffu8; 64];
+            let buf = probe.as_mut_ptr() as *mut c_void;
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, nitems - 8, nitems, buf),
+                0
+            );
+            assert!(probe.iter().all(|&b| b == 0));
+            // Out of range, reversed and empty ranges as the reference answers.
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, nitems - 7, nitems + 1, buf),
+                -1
+            );
+            assert_eq!(blosc2_schunk_get_slice_buffer(sc, -1, 2, buf), -1);
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, i64::MAX / 2, i64::MAX, buf),
+                -1
+            );
+            assert_eq!(blosc2_schunk_get_slice_buffer(sc, 5, 3, buf), 0);
+            assert_eq!(
+                blosc2_schunk_get_slice_buffer(sc, nitems + 5, nitems + 5, buf),
+                0
+            );
+            blosc2_schunk_free(sc);
+
+            // A chunksize past BLOSC2_MAX_BUFFERSIZE is refused, nothing added.
+            let sc = blosc2_schunk_new(std::ptr::null_mut());
+            assert!(blosc2_schunk_fill_special(sc, nitems, 1, i32::MAX - 7) < 0);
+            assert_eq!((*sc).nchunks, 0);
+            assert_eq!((*sc).nbytes, 0);
+            blosc2_schunk_free(sc);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Removing and renaming a stored super-chunk by its path (a frame file or
+//! a sparse frame's directory), as the reference's `blosc2_remove_dir`,
+//! `blosc2_remove_urlpath` and `blosc2_rename_urlpath` do it.
+
+use crate::error::{Error, Result};
+use crate::frame::lock::lock_path;
+use std::io::ErrorKind;
+use std::path::Path;
+
+/// Remove the (flat) files of the directory `dir`, then the directory.
+pub fn remove_dir(dir: &Path) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|_| Error::FileRemove)?;
+    for e in entries.flatten() {
+        std::fs::remove_file(e.path()).map_err(|_| Error::FileRemove)?;
+    }
+    std::fs::remove_dir(dir).map_err(|_| Error::FileRemove)
+}
+
+/// Remove the frame file or sparse frame directory at `path`, and the lock
+/// file beside a frame file. Nothing there is no error; a path that cannot
+/// be examined is `Failure`.
+pub fn remove(path: &Path) -> Result<()> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(_) => return Err(Error::Failure),
+    };
+    let r = if meta.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    };
+    r.map_err(|_| Error::FileRemove)?;
+    let _ = std::fs::remove_file(lock_path(path, false));
+    Ok(())
+}
+
+/// Rename `old` to `new`; `old` must exist (`Failure` otherwise).
+pub fn rename(old: &Path, new: &Path) -> Result<()> {
+    std::fs::metadata(old).map_err(|_| Error::Failure)?;
+    std::fs::rename(old, new).map_err(|_| Error::Failure)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remove_takes_the_lock_file_too_and_rename_needs_a_source() {
+        let dir = std::env::temp_dir().join(format!("urlpath-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("a.b2frame");
+        std::fs::write(&f, b"x").unwrap();
+        std::fs::write(lock_path(&f, false), b"").unwrap();
+        let g = dir.join("b.b2frame");
+        rename(&f, &g).unwrap();
+        assert_eq!(rename(&f, &g), Err(Error::Failure));
+        std::fs::write(lock_path(&g, false), b"").unwrap();
+        remove(&g).unwrap();
+        assert!(!g.exists() && !lock_path(&g, false).exists());
+        remove(&g).unwrap();
+        let _ = std::fs::remove_file(lock_path(&f, false));
+        remove_dir(&dir).unwrap();
+        assert_eq!(remove_dir(&dir), Err(Error::FileRemove));
+    }
+}
