@@ -3,7 +3,7 @@
 # reference, mutation), the C suite via ctest (plain and under valgrind), the ABI
 # and header checks, and the binary drop-in check.
 # Needs: Rust, gcc, cmake, valgrind, python3 with pip (for the reference wheel),
-# and libclang (libclang-dev) for the zfp codecs, which are built with the
+# clang-19 with libFuzzer (the fuzz smoke step), and libclang (libclang-dev) for the zfp codecs, which are built with the
 # `zfp` feature here (BLOSC2_FEATURES="" tests a build without them).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -84,5 +84,8 @@ scripts/check-consumers.sh
 
 step "Bloscpack: bloscpack 0.16.0 (python-blosc 1.11.4) reads ours and ours reads its"
 python3 tests/python/interop_bloscpack.py "$ROOT/target/release/blosc2"
+
+step "fuzz targets: every libFuzzer target for a short smoke run, regressions replayed"
+scripts/fuzz-smoke.sh
 
 step "all tests passed"
