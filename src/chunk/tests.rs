@@ -69,6 +69,17 @@ fn zero_chunk_is_special() {
 }
 
 #[test]
+fn special_chunk_with_lazy_bit_decodes() {
+    // A zeros chunk whose blosc2 flags also carry the lazy bit (found by the
+    // differential fuzzer): the reference ignores the bit on special chunks.
+    let data = vec![0u8; 4096];
+    let mut c = compress(&CParams::default(), &data).unwrap();
+    assert!(ChunkHeader::parse(&c).unwrap().special() == Some(Special::Zero));
+    c[31] |= B2_LAZY;
+    assert!(decompress(&DParams::default(), &c).unwrap() == data);
+}
+
+#[test]
 fn getitem_matches_slices() {
     let data = sample(300_000);
     let params = CParams {
