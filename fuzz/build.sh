@@ -18,6 +18,7 @@ TARGETS=(
   sframe
   b2nd
   bloscpack
+  diff_chunk
 )
 ASAN="${FUZZ_ASAN:-0}"
 if [[ "${1:-}" == "--asan" ]]; then ASAN=1; shift; fi
