@@ -13,8 +13,12 @@
 #define FUZZ_MAX_TOTAL_NBYTES (64 * 1024 * 1024)
 #define FUZZ_MAX_CHUNKS 256
 
-/* Decompressed size of chunk `i` from its (possibly lazy) header, or -1. */
-static int32_t fuzz_chunk_nbytes(blosc2_schunk *sc, int64_t i, int lazy) {
+/* Decompressed size of chunk `i` from its (possibly lazy) header, or -1.
+   With `budget` (bytes left to decompress in this input) it also
+   decompresses a lazy chunk through the super-chunk's context (which knows
+   where the rest of it lives), as frame reads do, and reads a few items of
+   it, taking its size from *budget. */
+static int32_t fuzz_chunk_nbytes(blosc2_schunk *sc, int64_t i, int lazy, int64_t *budget) {
   uint8_t *chunk = NULL;
   bool needs_free = false;
   int csize = lazy ? blosc2_schunk_get_lazychunk(sc, i, &chunk, &needs_free)
@@ -22,9 +26,9 @@ static int32_t fuzz_chunk_nbytes(blosc2_schunk *sc, int64_t i, int lazy) {
   int32_t nbytes = -1;
   if (csize >= BLOSC_MIN_HEADER_LENGTH && chunk != NULL)
     (void)blosc2_cbuffer_sizes(chunk, &nbytes, NULL, NULL);
-  if (lazy && nbytes >= 0 && nbytes <= FUZZ_MAX_CHUNK_NBYTES && sc->dctx != NULL) {
-    /* The lazy chunk through the super-chunk's context (which knows where
-       the rest of it lives), as frame reads do, and a few items of it. */
+  if (budget != NULL && nbytes >= 0 && nbytes <= FUZZ_MAX_CHUNK_NBYTES && nbytes <= *budget &&
+      sc->dctx != NULL) {
+    *budget -= nbytes;
     uint8_t *dest = malloc((size_t)nbytes + 1);
     if (dest != NULL) {
       (void)blosc2_decompress_ctx(sc->dctx, chunk, csize, dest, nbytes);
@@ -38,14 +42,15 @@ static int32_t fuzz_chunk_nbytes(blosc2_schunk *sc, int64_t i, int lazy) {
 }
 
 static void fuzz_read_schunk(blosc2_schunk *sc) {
-  int64_t total = 0;
+  /* Every decompression below takes from this budget. */
+  int64_t budget = FUZZ_MAX_TOTAL_NBYTES;
   for (int64_t i = 0; i < sc->nchunks && i < FUZZ_MAX_CHUNKS; i++) {
-    int32_t nbytes = fuzz_chunk_nbytes(sc, i, 0);
-    int32_t lazy_nbytes = fuzz_chunk_nbytes(sc, i, 1);
+    int32_t nbytes = fuzz_chunk_nbytes(sc, i, 0, NULL);
+    int32_t lazy_nbytes = fuzz_chunk_nbytes(sc, i, 1, &budget);
     if (lazy_nbytes > nbytes) nbytes = lazy_nbytes;
     if (nbytes < 0 || nbytes > FUZZ_MAX_CHUNK_NBYTES) continue;
-    total += nbytes;
-    if (total > FUZZ_MAX_TOTAL_NBYTES) break;
+    if (nbytes > budget) break;
+    budget -= nbytes;
     uint8_t *dest = malloc((size_t)nbytes + 1);
     if (dest == NULL) break;
     (void)blosc2_schunk_decompress_chunk(sc, i, dest, nbytes);
