@@ -147,12 +147,13 @@ static int known_reference_bug(const uint8_t *data, size_t size, int ours_rc) {
   /* The reference does not reject version 0 or negative sizes. */
   if (version == 0 || nbytes < 0 || blocksize < 0 || cbytes < 0) return KNOWN_BAD_HEADER;
   /* With the lazy bit set the reference skips its check that cbytes fits in
-     the source, and still decodes a special-value chunk (which it never
-     treats as lazy); ours refuses a chunk claiming more bytes than it has. */
+     the source, and still decodes a special-value or empty chunk (which need
+     no block from anywhere); ours refuses a chunk claiming more bytes than
+     it has. */
   int extended = (flags & (BLOSC_DOSHUFFLE | BLOSC_DOBITSHUFFLE)) ==
                  (BLOSC_DOSHUFFLE | BLOSC_DOBITSHUFFLE);
   if (extended && size >= BLOSC_EXTENDED_HEADER_LENGTH && (data[31] & 0x08) != 0 &&
-      (size_t)cbytes > size && ours_rc == BLOSC2_ERROR_INVALID_HEADER)
+      (size_t)cbytes > size)
     return KNOWN_LAZY_CBYTES;
   /* Delta never stores the bytes after a block's last whole item, so the
      reference decodes them from scratch memory; ours refuses such chunks. */

@@ -11,7 +11,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 [[ $# -ge 2 ]] || { echo "usage: fuzz/run.sh TARGET SECONDS [libFuzzer args...]" >&2; exit 2; }
 t="$1"; secs="$2"; shift 2
-fuzz/build.sh --list | grep -qx "$t" || { echo "no such target: $t (see fuzz/build.sh --list)" >&2; exit 2; }
+# (The list is read whole first: grep -q would stop reading early and, under
+# pipefail, the writer's SIGPIPE would fail the test.)
+targets="$(fuzz/build.sh --list)"
+grep -qx "$t" <<<"$targets" || { echo "no such target: $t (see fuzz/build.sh --list)" >&2; exit 2; }
 TD="$ROOT/fuzz/target"
 BIN="$TD/bin"
 if [[ "${FUZZ_ASAN:-0}" == 1 ]]; then

@@ -80,6 +80,17 @@ fn special_chunk_with_lazy_bit_decodes() {
 }
 
 #[test]
+fn empty_chunk_with_lazy_bit_decodes() {
+    // Likewise an empty chunk: nothing to fetch, the reference returns 0.
+    let mut c = compress(&CParams::default(), &[]).unwrap();
+    c[31] |= B2_LAZY;
+    assert_eq!(
+        decompress(&DParams::default(), &c).unwrap(),
+        Vec::<u8>::new()
+    );
+}
+
+#[test]
 fn getitem_matches_slices() {
     let data = sample(300_000);
     let params = CParams {
