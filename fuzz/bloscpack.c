@@ -5,15 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <blosc2.h>
+#include "fuzz_init.h"
 
 int blosc2_fuzz_bloscpack_read(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  blosc2_init();
-  return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   (void)blosc2_fuzz_bloscpack_read(data, size);

@@ -4,13 +4,7 @@
 #include <stdint.h>
 #include <blosc2.h>
 #include "read_schunk.h"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  blosc2_init();
-  return 0;
-}
+#include "fuzz_init.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > INT32_MAX) return 0;
