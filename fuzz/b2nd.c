@@ -4,16 +4,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <b2nd.h>
+#include "fuzz_init.h"
 
 #define MAX_NBYTES (16 * 1024 * 1024)
 #define MAX_CHUNKS 4096
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  blosc2_init();
-  return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > INT32_MAX) return 0;

@@ -4,15 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <blosc2.h>
+#include "fuzz_init.h"
 
 #define MAX_NBYTES (16 * 1024 * 1024)
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  blosc2_init();
-  return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t vnbytes = 0;

@@ -1,11 +1,18 @@
 /* Writes the seed corpus of the fuzz targets with the library itself:
    fuzz/corpus/chunk (chunks of several codecs and filters, special chunks),
    fuzz/corpus/frame (contiguous frames with metalayers) and
-   fuzz/corpus/b2nd (b2nd arrays as contiguous frames).
+   fuzz/corpus/b2nd (b2nd arrays as contiguous frames),
+   fuzz/corpus/vlchunk (variable-length-block chunks),
+   fuzz/corpus/lazy (contiguous frames, read from disk as lazy chunks; one
+   lazy chunk also goes to fuzz/corpus/chunk) and
+   fuzz/corpus/sframe (sparse frames, index and chunk files joined by the
+   separator of fuzz/sframe.c).
    Usage: make_corpus OUTDIR   (run.sh builds and runs it when needed). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <blosc2.h>
 #include <b2nd.h>
 
@@ -94,8 +101,111 @@ static void frame(const char *name, uint8_t codec, int nchunks, int with_meta) {
     exit(1);
   }
   save("frame", name, buf, len);
+  save("lazy", name, buf, len);
   if (needs_free) free(buf);
   blosc2_schunk_free(sc);
+}
+
+static void vlchunk(const char *name, uint8_t codec, int nblocks) {
+  static uint8_t blocks[8][700];
+  const void *srcs[8];
+  int32_t sizes[8];
+  for (int i = 0; i < nblocks; i++) {
+    sizes[i] = 100 + 75 * i;
+    for (int j = 0; j < sizes[i]; j++) blocks[i][j] = (uint8_t)(j / (i + 2));
+    srcs[i] = blocks[i];
+  }
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.compcode = codec;
+  cp.typesize = 1;
+  blosc2_context *cctx = blosc2_create_cctx(cp);
+  uint8_t dest[8 * 700 + 8 * BLOSC2_MAX_OVERHEAD];
+  int n = blosc2_vlcompress_ctx(cctx, srcs, sizes, nblocks, dest, sizeof dest);
+  blosc2_free_ctx(cctx);
+  if (n <= 0) {
+    fprintf(stderr, "vlcompress %s failed: %d\n", name, n);
+    exit(1);
+  }
+  save("vlchunk", name, dest, n);
+}
+
+static int64_t file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+/* Append the file at `path` to buf (capacity cap) at *len. */
+static void append_file(uint8_t *buf, int64_t cap, int64_t *len, const char *path) {
+  FILE *f = fopen(path, "rb");
+  int64_t n = file_size(path);
+  if (f == NULL || n < 0 || *len + n > cap || fread(buf + *len, 1, (size_t)n, f) != (size_t)n) {
+    fprintf(stderr, "cannot read %s\n", path);
+    exit(1);
+  }
+  fclose(f);
+  *len += n;
+}
+
+/* A sparse frame built in a scratch directory, saved as index + chunk files
+   joined by the separator of fuzz/sframe.c; also saves one lazy chunk of
+   the same data as a contiguous frame on disk to fuzz/corpus/chunk. */
+static void sframe(const char *name, uint8_t codec, int nchunks, int with_meta,
+                   const char *lazy_name) {
+  char dir[] = "/tmp/blosc2-corpus-XXXXXX";
+  if (mkdtemp(dir) == NULL) exit(1);
+  char urlpath[256], cpath[256], path[300];
+  snprintf(urlpath, sizeof urlpath, "%s/s.b2frame", dir);
+  snprintf(cpath, sizeof cpath, "%s/c.b2frame", dir);
+  for (int contiguous = 0; contiguous < 2; contiguous++) {
+    blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+    cp.compcode = codec;
+    cp.typesize = 4;
+    blosc2_storage storage = {.contiguous = contiguous, .cparams = &cp,
+                              .urlpath = contiguous ? cpath : urlpath};
+    blosc2_schunk *sc = blosc2_schunk_new(&storage);
+    if (sc == NULL) exit(1);
+    if (with_meta) {
+      uint8_t meta[4] = {0x93, 9, 8, 7};
+      char vl[] = "sparse vlmeta";
+      if (blosc2_meta_add(sc, "sfmeta", meta, sizeof meta) < 0) exit(1);
+      if (blosc2_vlmeta_add(sc, "sfvl", (uint8_t *)vl, sizeof vl, NULL) < 0) exit(1);
+    }
+    int32_t src[256];
+    for (int i = 0; i < nchunks; i++) {
+      fill(src, 256, 10 + i);
+      if (blosc2_schunk_append_buffer(sc, src, sizeof src) < 0) exit(1);
+    }
+    blosc2_schunk_free(sc);
+  }
+  static uint8_t buf[1 << 16];
+  int64_t len = 0;
+  snprintf(path, sizeof path, "%s/chunks.b2frame", urlpath);
+  append_file(buf, sizeof buf, &len, path);
+  for (int i = 0; i < nchunks; i++) {
+    const char sep[] = "#B2CHUNK#";
+    if (len + (int64_t)strlen(sep) > (int64_t)sizeof buf) exit(1);
+    memcpy(buf + len, sep, strlen(sep));
+    len += (int64_t)strlen(sep);
+    snprintf(path, sizeof path, "%s/%08X.chunk", urlpath, (unsigned)i);
+    append_file(buf, sizeof buf, &len, path);
+    unlink(path);
+  }
+  save("sframe", name, buf, len);
+  snprintf(path, sizeof path, "%s/chunks.b2frame", urlpath);
+  unlink(path);
+  rmdir(urlpath);
+  if (lazy_name != NULL) {
+    blosc2_schunk *sc = blosc2_schunk_open(cpath);
+    uint8_t *chunk = NULL;
+    bool needs_free = false;
+    int n = sc != NULL ? blosc2_schunk_get_lazychunk(sc, 0, &chunk, &needs_free) : -1;
+    if (n <= 0) exit(1);
+    save("chunk", lazy_name, chunk, n);
+    if (needs_free) free(chunk);
+    blosc2_schunk_free(sc);
+  }
+  unlink(cpath);
+  rmdir(dir);
 }
 
 static void array(const char *name, int8_t ndim, const int64_t *shape, const int32_t *chunkshape,
@@ -157,6 +267,10 @@ int main(int argc, char **argv) {
   save("chunk", "repeatval", special, n);
   frame("blosclz-3chunks-meta", BLOSC_BLOSCLZ, 3, 1);
   frame("zstd-2chunks", BLOSC_ZSTD, 2, 0);
+  vlchunk("vl-zstd-3blocks", BLOSC_ZSTD, 3);
+  vlchunk("vl-lz4-6blocks", BLOSC_LZ4, 6);
+  sframe("blosclz-3chunks-meta", BLOSC_BLOSCLZ, 3, 1, "lazy-blosclz");
+  sframe("zstd-2chunks", BLOSC_ZSTD, 2, 0, NULL);
   int64_t s2[2] = {20, 30};
   int32_t c2[2] = {10, 15}, b2[2] = {5, 5};
   array("2d-f64", 2, s2, c2, b2, 8, BLOSC_LZ4);

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: Rust (unit, integration, interop with the
 # reference, mutation; the library and the CLI in cli/), the C suite via ctest
-# (plain and under valgrind), the cbindgen signature check, the ABI and header
-# checks, and the binary drop-in check.
+# (plain and under valgrind), the cbindgen signature check, the fuzz smoke runs,
+# the ABI and header checks, and the binary drop-in check.
 # Needs: Rust, gcc, cmake, valgrind, cbindgen, python3 with pip (for the reference wheel),
-# and libclang (libclang-dev) for the zfp codecs, which are built with the
+# clang-19 with libFuzzer (the fuzz smoke step), and libclang (libclang-dev) for the zfp codecs, which are built with the
 # `zfp` feature here (BLOSC2_FEATURES="" tests a build without them).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -88,5 +88,8 @@ scripts/check-consumers.sh
 
 step "Bloscpack: bloscpack 0.16.0 (python-blosc 1.11.4) reads ours and ours reads its"
 python3 tests/python/interop_bloscpack.py "$ROOT/target/release/blosc2"
+
+step "fuzz targets: every libFuzzer target for a short smoke run, regressions replayed"
+scripts/fuzz-smoke.sh
 
 step "all tests passed"

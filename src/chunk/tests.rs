@@ -69,6 +69,28 @@ fn zero_chunk_is_special() {
 }
 
 #[test]
+fn special_chunk_with_lazy_bit_decodes() {
+    // A zeros chunk whose blosc2 flags also carry the lazy bit (found by the
+    // differential fuzzer): the reference ignores the bit on special chunks.
+    let data = vec![0u8; 4096];
+    let mut c = compress(&CParams::default(), &data).unwrap();
+    assert!(ChunkHeader::parse(&c).unwrap().special() == Some(Special::Zero));
+    c[31] |= B2_LAZY;
+    assert!(decompress(&DParams::default(), &c).unwrap() == data);
+}
+
+#[test]
+fn empty_chunk_with_lazy_bit_decodes() {
+    // Likewise an empty chunk: nothing to fetch, the reference returns 0.
+    let mut c = compress(&CParams::default(), &[]).unwrap();
+    c[31] |= B2_LAZY;
+    assert_eq!(
+        decompress(&DParams::default(), &c).unwrap(),
+        Vec::<u8>::new()
+    );
+}
+
+#[test]
 fn getitem_matches_slices() {
     let data = sample(300_000);
     let params = CParams {

@@ -7,6 +7,8 @@
 pub mod api;
 pub mod b2nd;
 pub mod ctx;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod io;
 pub mod plugins;
 pub(crate) mod ptr;

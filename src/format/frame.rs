@@ -326,8 +326,10 @@ impl FrameHeader {
             return Ok(Some(0));
         }
         if self.chunksize > 0 {
-            let cs = self.chunksize as i64;
-            return Ok(Some((self.nbytes + cs - 1) / cs));
+            // nbytes comes from the file and may be near i64::MAX: round up
+            // without the overflow of nbytes + chunksize - 1.
+            let n = u64::try_from(self.nbytes).map_err(|_| Error::InvalidHeader)?;
+            return Ok(Some(n.div_ceil(self.chunksize as u64) as i64));
         }
         if self.chunksize == 0 {
             return Ok(None);
@@ -516,6 +518,22 @@ mod tests {
             filters: [0, 0, 0, 0, 0, 1],
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn nchunks_fixed_of_a_huge_nbytes_does_not_overflow() {
+        // Found by the `lazy` fuzz target: nbytes i64::MAX - 7 from a file.
+        let h = FrameHeader {
+            nbytes: i64::MAX - 7,
+            chunksize: 4000,
+            ..sample()
+        };
+        assert_eq!(h.nchunks_fixed(), Ok(Some((i64::MAX - 7) / 4000 + 1)));
+        let h = FrameHeader {
+            nbytes: -1,
+            ..sample()
+        };
+        assert_eq!(h.nchunks_fixed(), Err(Error::InvalidHeader));
     }
 
     #[test]

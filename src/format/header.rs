@@ -187,9 +187,14 @@ impl ChunkHeader {
     pub fn special(&self) -> Option<Special> {
         Special::from_bits(self.special_bits())
     }
-    /// Lazy chunk flag.
+    /// Lazy chunk flag. A special-value or empty chunk is never lazy,
+    /// whatever the bit says: it has no blocks to fetch, and the reference
+    /// decodes it.
     pub fn lazy(&self) -> bool {
-        self.is_extended() && self.blosc2_flags & B2_LAZY != 0
+        self.is_extended()
+            && self.blosc2_flags & B2_LAZY != 0
+            && self.special_bits() == 0
+            && self.nbytes != 0
     }
     /// Dictionary flag.
     pub fn use_dict(&self) -> bool {
