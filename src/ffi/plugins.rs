@@ -134,6 +134,11 @@ impl FilterPlugin for CFilter {
     }
 }
 
+/// `0` for a registration the engine accepted, its error code otherwise.
+fn registered(r: crate::error::Result<()>) -> c_int {
+    r.map_or_else(Error::code, |()| 0)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_int {
     guard(Error::Failure.code(), || {
@@ -141,39 +146,17 @@ pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_in
         let Some(c) = (unsafe { codec.as_ref() }) else {
             return Error::InvalidParam.code();
         };
-        // Ids below 160 are Blosc's, except that a codec registered at start
-        // without an implementation (a placeholder: 36..=40, and the zfp
-        // ones 33..=35 when built without zfp) may be given one, under any
-        // name (an extension: the reference refuses them all).  Once given,
-        // the id behaves as a user one.
-        if c.compcode < 160 && !codec::is_pluggable(c.compcode) {
-            return Error::CodecParam.code();
-        }
-        // SAFETY: names given to the register functions are NULL or C strings.
-        let name = unsafe { string(c.compname) }.unwrap_or_default();
-        if let Some(existing) = codec::find_user(c.compcode) {
-            if existing.plugin.available() {
-                return if existing.name == name {
-                    0
-                } else {
-                    Error::CodecParam.code()
-                };
-            }
-        }
-        let r = codec::register(RegisteredCodec {
+        registered(codec::register(RegisteredCodec {
             compcode: c.compcode,
-            name,
+            // SAFETY: names given to the register functions are NULL or C strings.
+            name: unsafe { string(c.compname) }.unwrap_or_default(),
             complib: c.complib,
             version: c.version,
             plugin: Arc::new(CCodec {
                 encoder: c.encoder,
                 decoder: c.decoder,
             }),
-        });
-        match r {
-            Ok(()) => 0,
-            Err(_) => Error::CodecSupport.code(),
-        }
+        }))
     })
 }
 
@@ -184,31 +167,16 @@ pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c
         let Some(f) = (unsafe { filter.as_ref() }) else {
             return Error::InvalidParam.code();
         };
-        if f.id < 160 {
-            return Error::Failure.code();
-        }
-        // SAFETY: names given to the register functions are NULL or C strings.
-        let name = unsafe { string(f.name) }.unwrap_or_default();
-        if let Some(existing) = user_filter::find(f.id) {
-            return if existing.name == name {
-                0
-            } else {
-                Error::Failure.code()
-            };
-        }
-        let r = user_filter::register(RegisteredFilter {
+        registered(user_filter::register(RegisteredFilter {
             id: f.id,
-            name,
+            // SAFETY: names given to the register functions are NULL or C strings.
+            name: unsafe { string(f.name) }.unwrap_or_default(),
             version: f.version,
             plugin: Arc::new(CFilter {
                 forward: f.forward,
                 backward: f.backward,
             }),
-        });
-        match r {
-            Ok(()) => 0,
-            Err(_) => Error::CodecSupport.code(),
-        }
+        }))
     })
 }
 
