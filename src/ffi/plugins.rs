@@ -49,42 +49,43 @@ unsafe impl Send for CCodec {}
 // SAFETY: see above.
 unsafe impl Sync for CCodec {}
 
+/// A C codec callback, encoder (`P` = `blosc2_cparams`) or decoder
+/// (`blosc2_dparams`).
+type CodecFn<P> =
+    unsafe extern "C" fn(*const u8, i32, *mut u8, i32, u8, *mut P, *const c_void) -> c_int;
+
+/// Run a C codec callback over `src` into `dest` with the parameters `params`.
+fn call_codec<P>(
+    f: Option<CodecFn<P>>,
+    mut params: P,
+    src: &[u8],
+    dest: &mut [u8],
+    info: &CallInfo,
+    chunk: &[u8],
+) -> i32 {
+    let Some(f) = f else {
+        return Error::CodecSupport.code();
+    };
+    // SAFETY: the buffers are live slices of the lengths passed.
+    unsafe {
+        f(
+            src.as_ptr(),
+            src.len() as i32,
+            dest.as_mut_ptr(),
+            dest.len() as i32,
+            info.meta,
+            &mut params,
+            chunk.as_ptr().cast(),
+        )
+    }
+}
+
 impl CodecPlugin for CCodec {
     fn encode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32 {
-        let Some(f) = self.encoder else {
-            return Error::CodecSupport.code();
-        };
-        let mut cp = cparams_for(info);
-        // SAFETY: the buffers are live slices of the lengths passed.
-        unsafe {
-            f(
-                src.as_ptr(),
-                src.len() as i32,
-                dest.as_mut_ptr(),
-                dest.len() as i32,
-                info.meta,
-                &mut cp,
-                chunk.as_ptr().cast(),
-            )
-        }
+        call_codec(self.encoder, cparams_for(info), src, dest, info, chunk)
     }
     fn decode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32 {
-        let Some(f) = self.decoder else {
-            return Error::CodecSupport.code();
-        };
-        let mut dp = dparams_for(info);
-        // SAFETY: the buffers are live slices of the lengths passed.
-        unsafe {
-            f(
-                src.as_ptr(),
-                src.len() as i32,
-                dest.as_mut_ptr(),
-                dest.len() as i32,
-                info.meta,
-                &mut dp,
-                chunk.as_ptr().cast(),
-            )
-        }
+        call_codec(self.decoder, dparams_for(info), src, dest, info, chunk)
     }
 }
 
@@ -97,40 +98,44 @@ unsafe impl Send for CFilter {}
 // SAFETY: as for CCodec.
 unsafe impl Sync for CFilter {}
 
+/// A C filter callback, forward (`P` = `blosc2_cparams`) or backward
+/// (`blosc2_dparams`).
+type FilterFn<P> = unsafe extern "C" fn(*const u8, *mut u8, i32, u8, *mut P, u8) -> c_int;
+
+/// Run a C filter callback over `src` into `dest` with the parameters `params`.
+fn call_filter<P>(
+    f: Option<FilterFn<P>>,
+    mut params: P,
+    src: &[u8],
+    dest: &mut [u8],
+    info: &CallInfo,
+    id: u8,
+) -> i32 {
+    let Some(f) = f else {
+        return Error::FilterPipeline.code();
+    };
+    if dest.len() < src.len() {
+        return Error::WriteBuffer.code();
+    }
+    // SAFETY: src and dest are live slices of at least src.len() bytes.
+    unsafe {
+        f(
+            src.as_ptr(),
+            dest.as_mut_ptr(),
+            src.len() as i32,
+            info.meta,
+            &mut params,
+            id,
+        )
+    }
+}
+
 impl FilterPlugin for CFilter {
     fn forward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32 {
-        let Some(f) = self.forward else {
-            return Error::FilterPipeline.code();
-        };
-        let mut cp = cparams_for(info);
-        // SAFETY: src and dest are live slices of src.len() bytes.
-        unsafe {
-            f(
-                src.as_ptr(),
-                dest.as_mut_ptr(),
-                src.len() as i32,
-                info.meta,
-                &mut cp,
-                id,
-            )
-        }
+        call_filter(self.forward, cparams_for(info), src, dest, info, id)
     }
     fn backward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32 {
-        let Some(f) = self.backward else {
-            return Error::FilterPipeline.code();
-        };
-        let mut dp = dparams_for(info);
-        // SAFETY: src and dest are live slices of src.len() bytes.
-        unsafe {
-            f(
-                src.as_ptr(),
-                dest.as_mut_ptr(),
-                src.len() as i32,
-                info.meta,
-                &mut dp,
-                id,
-            )
-        }
+        call_filter(self.backward, dparams_for(info), src, dest, info, id)
     }
 }
 

@@ -108,23 +108,12 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
             return Error::InvalidParam.code();
         }
         let maskout = ctx.maskout.take();
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
+        // SAFETY: see context_chunk.
+        let s = match unsafe { context_chunk(ctx, src, srcsize) } {
             Ok(s) => s,
             Err(e) => return e.code(),
         };
-        // A lazy chunk of a super-chunk on disk: read the rest through it.
-        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
-        let resolved = match unsafe {
-            crate::ffi::schunk::resolve_lazy_for(
-                crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
-                s,
-            )
-        } {
-            Ok(r) => r,
-            Err(e) => return e.code(),
-        };
-        let s = resolved.as_deref().unwrap_or(s);
+        let s = &*s;
         if dest.is_null() && destsize > 0 {
             return Error::NullPointer.code();
         }
@@ -150,6 +139,28 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
     })
 }
 
+/// The chunk at `src` as a decompression context reads it: a lazy chunk of
+/// the context's super-chunk on disk is read back whole through it.
+///
+/// # Safety
+/// As `chunk_slice`; the context's schunk is NULL or the super-chunk owning it.
+unsafe fn context_chunk<'a>(
+    ctx: &Context,
+    src: *const c_void,
+    srcsize: i32,
+) -> Result<std::borrow::Cow<'a, [u8]>, Error> {
+    // SAFETY: guaranteed by the caller.
+    let s = unsafe { chunk_slice(src, srcsize) }?;
+    // SAFETY: guaranteed by the caller.
+    let resolved = unsafe {
+        crate::ffi::schunk::resolve_lazy_for(
+            crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
+            s,
+        )
+    }?;
+    Ok(resolved.map_or(std::borrow::Cow::Borrowed(s), std::borrow::Cow::Owned))
+}
+
 /// What the two `_ctx` getitem calls share: find the context, the chunk (a lazy
 /// chunk of a super-chunk on disk is read back whole through it) and the output
 /// buffer, then run `f` on them.
@@ -170,22 +181,12 @@ pub(super) unsafe fn getitem_ctx_with(
         let Some(ctx) = (unsafe { ctx_ref(context) }) else {
             return Error::NullPointer.code();
         };
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
+        // SAFETY: see context_chunk.
+        let s = match unsafe { context_chunk(ctx, src, srcsize) } {
             Ok(s) => s,
             Err(e) => return e.code(),
         };
-        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
-        let resolved = match unsafe {
-            crate::ffi::schunk::resolve_lazy_for(
-                crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
-                s,
-            )
-        } {
-            Ok(r) => r,
-            Err(e) => return e.code(),
-        };
-        let s = resolved.as_deref().unwrap_or(s);
+        let s = &*s;
         if dest.is_null() {
             return Error::NullPointer.code();
         }

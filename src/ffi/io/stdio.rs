@@ -121,6 +121,15 @@ pub unsafe extern "C" fn blosc2_stdio_size(stream: *mut c_void) -> i64 {
     })
 }
 
+/// Whole items of `size` bytes in `done` bytes moved.
+fn items_done(done: usize, size: i64) -> i64 {
+    if size > 0 {
+        done as i64 / size
+    } else {
+        0
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_write(
     ptr: *const c_void,
@@ -130,23 +139,16 @@ pub unsafe extern "C" fn blosc2_stdio_write(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
+        let Some(n) = request_len(size, nitems, position).filter(|_| !ptr.is_null()) else {
             return 0;
-        }
+        };
         // SAFETY: NULL or a handle from blosc2_stdio_open.
         let Some(fd) = (unsafe { stdio_fd(stream) }) else {
             return 0;
         };
-        let Some(n) = size.checked_mul(nitems) else {
-            return 0;
-        };
         // SAFETY: ptr holds size * nitems bytes (only read).
         let done = unsafe { pio(fd, ptr as *mut u8, n as usize, position, true) };
-        if size > 0 {
-            done as i64 / size
-        } else {
-            0
-        }
+        items_done(done, size)
     })
 }
 
@@ -159,14 +161,11 @@ pub unsafe extern "C" fn blosc2_stdio_read(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
-            return 0;
-        }
-        // SAFETY: NULL or a handle from blosc2_stdio_open.
-        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+        let Some(n) = request_len(size, nitems, position).filter(|_| !ptr.is_null()) else {
             return 0;
         };
-        let Some(n) = size.checked_mul(nitems) else {
+        // SAFETY: NULL or a handle from blosc2_stdio_open.
+        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
             return 0;
         };
         // SAFETY: ptr checked non-NULL above.
@@ -176,11 +175,7 @@ pub unsafe extern "C" fn blosc2_stdio_read(
         }
         // SAFETY: *ptr holds size * nitems writable bytes.
         let done = unsafe { pio(fd, buf, n as usize, position, false) };
-        if size > 0 {
-            done as i64 / size
-        } else {
-            0
-        }
+        items_done(done, size)
     })
 }
 
