@@ -94,6 +94,26 @@ unsafe impl<P> Send for CBlockHook<P> {}
 unsafe impl<P> Sync for CBlockHook<P> {}
 
 impl<P: BlockParams> CBlockHook<P> {
+    /// The hook `f` of context `ctx`, with a copy of the parameter block at
+    /// `params` (`empty()` for NULL).
+    ///
+    /// # Safety
+    /// `params` must be NULL or point at a valid parameter block.
+    unsafe fn new(
+        f: unsafe extern "C" fn(*mut P) -> i32,
+        params: *const P,
+        empty: fn() -> P,
+        ctx: &Context,
+    ) -> Self {
+        // SAFETY: guaranteed by the caller.
+        let params = unsafe { params.as_ref() }.copied().unwrap_or_else(empty);
+        CBlockHook {
+            f,
+            params,
+            ctx: ctx as *const Context as usize,
+        }
+    }
+
     /// Call the hook on a copy of its parameters placed by `place` and
     /// completed by `fill`.
     fn call(
@@ -273,20 +293,11 @@ impl Context {
             id: next_context_id(),
         });
         if let Some(f) = c.prefilter {
-            let params = if c.preparams.is_null() {
-                empty_preparams()
-            } else {
-                // SAFETY: the caller hands a valid blosc2_prefilter_params pointer with
-                // a prefilter, as blosc2.h requires; we copy it like the reference.
-                unsafe { *c.preparams }
-            };
-            let addr = &*ctx as *const Context as usize;
-            ctx.preparams = Some(Box::new(params));
-            ctx.cparams.prefilter = Some(Arc::new(CPrefilter {
-                f,
-                params,
-                ctx: addr,
-            }));
+            // SAFETY: blosc2.h requires preparams to be NULL or valid with a
+            // prefilter; it is copied, like the reference does.
+            let hook = unsafe { CPrefilter::new(f, c.preparams, empty_preparams, &ctx) };
+            ctx.preparams = Some(Box::new(hook.params));
+            ctx.cparams.prefilter = Some(Arc::new(hook));
         }
         Some(ctx)
     }
@@ -313,19 +324,10 @@ impl Context {
             id: next_context_id(),
         });
         if let Some(f) = d.postfilter {
-            let params = if d.postparams.is_null() {
-                empty_postparams()
-            } else {
-                // SAFETY: blosc2.h requires postparams to point at a valid struct
-                // when a postfilter is given; it is copied here.
-                unsafe { *d.postparams }
-            };
-            let addr = &*ctx as *const Context as usize;
-            ctx.dparams.postfilter = Some(Arc::new(CPostfilter {
-                f,
-                params,
-                ctx: addr,
-            }));
+            // SAFETY: blosc2.h requires postparams to be NULL or valid with a
+            // postfilter; it is copied here.
+            let hook = unsafe { CPostfilter::new(f, d.postparams, empty_postparams, &ctx) };
+            ctx.dparams.postfilter = Some(Arc::new(hook));
         }
         ctx
     }
