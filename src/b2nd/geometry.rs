@@ -197,7 +197,7 @@ pub fn to_linear(index: &[i64], strides: &[i64]) -> i64 {
 }
 
 /// The multidimensional index of linear position `i` in a C-order array of
-/// `shape` (`blosc2_unidim_to_multidim`).  Empty dimensions give 0.
+/// `shape`.  Empty dimensions give 0.
 pub fn from_linear(shape: &[i64], mut i: i64, out: &mut [i64]) {
     for d in (0..shape.len()).rev() {
         if shape[d] <= 0 {
@@ -206,6 +206,30 @@ pub fn from_linear(shape: &[i64], mut i: i64, out: &mut [i64]) {
         }
         out[d] = i % shape[d];
         i /= shape[d];
+    }
+}
+
+/// The multidimensional index of linear position `i` computed through the
+/// C-order strides of `shape`, as `blosc2_unidim_to_multidim` does: the
+/// first index is not reduced (a position past the end gives one past
+/// `shape[0]`), a dimension whose stride or outer stride is 0 gives 0, and
+/// the arithmetic wraps instead of failing.
+pub fn from_linear_strided(shape: &[i64], i: i64, out: &mut [i64]) {
+    let n = shape.len().min(out.len());
+    if n == 0 {
+        return;
+    }
+    let mut st = vec![1i64; n];
+    for d in (0..n - 1).rev() {
+        st[d] = shape[d + 1].wrapping_mul(st[d + 1]);
+    }
+    out[0] = if st[0] == 0 { 0 } else { i.wrapping_div(st[0]) };
+    for d in 1..n {
+        out[d] = if st[d - 1] == 0 || st[d] == 0 {
+            0
+        } else {
+            i.wrapping_rem(st[d - 1]).wrapping_div(st[d])
+        };
     }
 }
 
@@ -268,6 +292,26 @@ mod tests {
         assert!(Geometry::new(&[0], &[0], &[0]).is_ok());
         assert!(Geometry::new(&[1; 17], &[1; 17], &[1; 17]).is_err());
         assert_eq!(Geometry::new(&[], &[], &[]).unwrap().nitems, 1);
+    }
+
+    #[test]
+    fn strided_unravel_follows_the_reference() {
+        let mut idx = [0i64; 3];
+        for i in 0..60 {
+            from_linear_strided(&[3, 4, 5], i, &mut idx);
+            assert_eq!(to_linear(&idx, &[20, 5, 1]), i);
+        }
+        // Past the end only the first index grows.
+        from_linear_strided(&[3, 4, 5], 61, &mut idx);
+        assert_eq!(idx, [3, 0, 1]);
+        // A zero extent zeroes the dimensions its stride reaches.
+        from_linear_strided(&[3, 0, 5], 7, &mut idx);
+        assert_eq!(idx, [0, 0, 2]);
+        // Wrapping, not a panic.
+        let mut two = [0i64; 2];
+        from_linear_strided(&[1, -1], i64::MIN, &mut two);
+        assert_eq!(two, [i64::MIN, 0]);
+        from_linear_strided(&[], 5, &mut []);
     }
 
     #[test]

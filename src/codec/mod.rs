@@ -267,22 +267,33 @@ pub fn is_placeholder(compcode: u8) -> bool {
     find_user(compcode).is_some_and(|c| !c.plugin.available())
 }
 
-/// Register a codec; the id must not be a built-in one.  A placeholder of
-/// the same id is replaced; a codec with an implementation is kept.
+/// Register a codec under the reference's rules, with one extension.
+///
+/// Ids below [`USER_CODECS_START`] belong to Blosc and are refused
+/// ([`Error::CodecParam`]), except a pluggable one ([`is_pluggable`]): its
+/// placeholder is replaced, under any name (the reference refuses them all),
+/// and from then on the id behaves as a user one.  Registering an id that
+/// already has an implementation succeeds and keeps it when the name is the
+/// same, and fails with [`Error::CodecParam`] otherwise.  A full registry
+/// gives [`Error::CodecSupport`].
 pub fn register(codec: RegisteredCodec) -> Result<()> {
-    if codec.compcode <= DEFINED_CODECS_STOP {
-        return Err(Error::Failure);
+    if codec.compcode < USER_CODECS_START && !is_pluggable(codec.compcode) {
+        return Err(Error::CodecParam);
     }
-    let mut reg = REGISTRY.write().map_err(|_| Error::Failure)?;
+    let mut reg = REGISTRY.write().map_err(|_| Error::CodecSupport)?;
     if let Some(c) = reg.iter_mut().find(|c| c.compcode == codec.compcode) {
         if !c.plugin.available() {
             *c = codec;
+            return Ok(());
         }
-        // Otherwise the reference accepts re-registering the same id silently.
-        return Ok(());
+        return if c.name == codec.name {
+            Ok(())
+        } else {
+            Err(Error::CodecParam)
+        };
     }
     if reg.len() >= 256 {
-        return Err(Error::Failure);
+        return Err(Error::CodecSupport);
     }
     reg.push(codec);
     Ok(())
@@ -475,6 +486,21 @@ mod tests {
         }
     }
 
+    #[test]
+    fn blosc_ids_are_refused() {
+        for id in [BLOSCLZ, ZSTD, ndlz::NDLZ, 41, USER_CODECS_START - 1] {
+            let c = RegisteredCodec {
+                compcode: id,
+                name: "tc_refused".into(),
+                complib: id,
+                version: 1,
+                plugin: Arc::new(Rle),
+            };
+            assert_eq!(register(c).err(), Some(Error::CodecParam), "{id}");
+        }
+        assert_eq!(code_of("tc_refused"), None);
+    }
+
     // One test, as it ends by replacing a placeholder in the global registry.
     #[test]
     fn placeholders_are_known_unusable_and_replaceable() {
@@ -548,8 +574,10 @@ mod tests {
         assert_eq!((c[2] >> 5, c[2] & 0x02, c[22]), (FORMAT_UDCODEC, 0, 40));
         assert!(c.len() < src.len() / 4);
         assert_eq!(chunk::decompress(&DParams::default(), &c).unwrap(), src);
-        // An implementation is not replaced.
-        register(rle("tc_other")).unwrap();
+        // An implementation is not replaced: the same name is accepted, a
+        // new one refused.
+        register(rle("tc_rle")).unwrap();
+        assert_eq!(register(rle("tc_other")).err(), Some(Error::CodecParam));
         assert_eq!(self::name(40).as_deref(), Some("tc_rle"));
         // The other placeholders are still there.
         assert!(is_placeholder(39));

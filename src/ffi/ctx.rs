@@ -31,36 +31,122 @@ fn next_context_id() -> u64 {
     NEXT_CONTEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// A C prefilter called once per block.
-struct CPrefilter {
-    f: unsafe extern "C" fn(*mut blosc2_prefilter_params) -> i32,
-    params: blosc2_prefilter_params,
+/// What the prefilter and postfilter parameter blocks share: the block's
+/// buffers and place, the scratch buffer and the context.
+trait BlockParams: Copy {
+    /// Point the block at `input`, `output` and `scratch`, block `nblock` of
+    /// chunk `nchunk` run by thread `tid` of context `ctx`.
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+        nchunk: i64,
+        nblock: i32,
+        tid: i32,
+        scratch: &mut [u8],
+        ctx: *mut blosc2_context,
+    );
+}
+
+/// [`BlockParams`] for a parameter block type with the shared fields.
+macro_rules! block_params {
+    ($t:ty) => {
+        impl BlockParams for $t {
+            fn place(
+                &mut self,
+                input: &[u8],
+                output: &mut [u8],
+                nchunk: i64,
+                nblock: i32,
+                tid: i32,
+                scratch: &mut [u8],
+                ctx: *mut blosc2_context,
+            ) {
+                self.input = input.as_ptr();
+                self.output = output.as_mut_ptr();
+                self.nchunk = nchunk;
+                self.nblock = nblock;
+                self.tid = tid;
+                self.ttmp = scratch.as_mut_ptr();
+                self.ttmp_nbytes = scratch.len();
+                self.ctx = ctx;
+            }
+        }
+    };
+}
+
+block_params!(blosc2_prefilter_params);
+block_params!(blosc2_postfilter_params);
+
+/// A C prefilter or postfilter (`P`, its parameter block), called once per
+/// block with a copy of the parameters it was given.
+struct CBlockHook<P> {
+    f: unsafe extern "C" fn(*mut P) -> i32,
+    params: P,
     ctx: usize,
 }
-// SAFETY: the C caller promises its prefilter may run on worker threads (as
-// with the reference, which calls it from its own pool); we only pass copies.
-unsafe impl Send for CPrefilter {}
+// SAFETY: the C caller promises its pre/postfilter may run on worker threads
+// (as with the reference, which calls them from its own pool); we only pass
+// copies.
+unsafe impl<P> Send for CBlockHook<P> {}
 // SAFETY: see above; the struct is read-only once built.
-unsafe impl Sync for CPrefilter {}
+unsafe impl<P> Sync for CBlockHook<P> {}
+
+impl<P: BlockParams> CBlockHook<P> {
+    /// The hook `f` of context `ctx`, with a copy of the parameter block at
+    /// `params` (`empty()` for NULL).
+    ///
+    /// # Safety
+    /// `params` must be NULL or point at a valid parameter block.
+    unsafe fn new(
+        f: unsafe extern "C" fn(*mut P) -> i32,
+        params: *const P,
+        empty: fn() -> P,
+        ctx: &Context,
+    ) -> Self {
+        // SAFETY: guaranteed by the caller.
+        let params = unsafe { params.as_ref() }.copied().unwrap_or_else(empty);
+        CBlockHook {
+            f,
+            params,
+            ctx: ctx as *const Context as usize,
+        }
+    }
+
+    /// Call the hook on a copy of its parameters placed by `place` and
+    /// completed by `fill`.
+    fn call(
+        &self,
+        place: impl FnOnce(&mut P, *mut blosc2_context),
+        fill: impl FnOnce(&mut P),
+    ) -> i32 {
+        let mut p = self.params;
+        place(&mut p, self.ctx as *mut blosc2_context);
+        fill(&mut p);
+        // SAFETY: the function pointer came from the C caller; the parameter
+        // block lives on our stack and its buffers are live slices of the
+        // right sizes for the duration of the call.
+        unsafe { (self.f)(&mut p) }
+    }
+}
+
+/// A C prefilter.
+type CPrefilter = CBlockHook<blosc2_prefilter_params>;
+/// A C postfilter.
+type CPostfilter = CBlockHook<blosc2_postfilter_params>;
 
 impl Prefilter for CPrefilter {
     fn apply(&self, a: PrefilterArgs<'_>) -> i32 {
-        let mut p = self.params;
-        p.input = a.input.as_ptr();
-        p.output = a.output.as_mut_ptr();
-        p.output_size = a.output_size;
-        p.output_typesize = a.output_typesize;
-        p.output_offset = a.output_offset;
-        p.nchunk = a.nchunk;
-        p.nblock = a.nblock;
-        p.tid = a.tid;
-        p.ttmp = a.scratch.as_mut_ptr();
-        p.ttmp_nbytes = a.scratch.len();
-        p.ctx = self.ctx as *mut blosc2_context;
-        p.output_is_disposable = a.output_is_disposable;
-        // SAFETY: the function pointer came from the C caller; the parameter block
-        // lives on our stack and its buffers are live slices of the right sizes.
-        unsafe { (self.f)(&mut p) }
+        self.call(
+            |p, ctx| p.place(a.input, a.output, a.nchunk, a.nblock, a.tid, a.scratch, ctx),
+            |p| {
+                p.output_size = a.output_size;
+                p.output_typesize = a.output_typesize;
+                p.output_offset = a.output_offset;
+                p.output_is_disposable = a.output_is_disposable;
+            },
+        )
     }
     fn output_is_disposable(&self) -> bool {
         self.params.output_is_disposable
@@ -70,33 +156,17 @@ impl Prefilter for CPrefilter {
     }
 }
 
-/// A C postfilter called once per block.
-struct CPostfilter {
-    f: unsafe extern "C" fn(*mut blosc2_postfilter_params) -> i32,
-    params: blosc2_postfilter_params,
-    ctx: usize,
-}
-// SAFETY: as for CPrefilter.
-unsafe impl Send for CPostfilter {}
-// SAFETY: as for CPrefilter.
-unsafe impl Sync for CPostfilter {}
-
 impl Postfilter for CPostfilter {
     fn apply(&self, a: PostfilterArgs<'_>) -> i32 {
-        let mut p = self.params;
-        p.input = a.input.as_ptr();
-        p.output = a.output.as_mut_ptr();
-        p.size = a.input.len() as i32;
-        p.typesize = a.typesize;
-        p.offset = a.offset;
-        p.nchunk = a.nchunk;
-        p.nblock = a.nblock;
-        p.tid = a.tid;
-        p.ttmp = a.scratch.as_mut_ptr();
-        p.ttmp_nbytes = a.scratch.len();
-        p.ctx = self.ctx as *mut blosc2_context;
-        // SAFETY: as for the prefilter.
-        unsafe { (self.f)(&mut p) }
+        let size = a.input.len() as i32;
+        self.call(
+            |p, ctx| p.place(a.input, a.output, a.nchunk, a.nblock, a.tid, a.scratch, ctx),
+            |p| {
+                p.size = size;
+                p.typesize = a.typesize;
+                p.offset = a.offset;
+            },
+        )
     }
 }
 
@@ -223,20 +293,11 @@ impl Context {
             id: next_context_id(),
         });
         if let Some(f) = c.prefilter {
-            let params = if c.preparams.is_null() {
-                empty_preparams()
-            } else {
-                // SAFETY: the caller hands a valid blosc2_prefilter_params pointer with
-                // a prefilter, as blosc2.h requires; we copy it like the reference.
-                unsafe { *c.preparams }
-            };
-            let addr = &*ctx as *const Context as usize;
-            ctx.preparams = Some(Box::new(params));
-            ctx.cparams.prefilter = Some(Arc::new(CPrefilter {
-                f,
-                params,
-                ctx: addr,
-            }));
+            // SAFETY: blosc2.h requires preparams to be NULL or valid with a
+            // prefilter; it is copied, like the reference does.
+            let hook = unsafe { CPrefilter::new(f, c.preparams, empty_preparams, &ctx) };
+            ctx.preparams = Some(Box::new(hook.params));
+            ctx.cparams.prefilter = Some(Arc::new(hook));
         }
         Some(ctx)
     }
@@ -263,19 +324,10 @@ impl Context {
             id: next_context_id(),
         });
         if let Some(f) = d.postfilter {
-            let params = if d.postparams.is_null() {
-                empty_postparams()
-            } else {
-                // SAFETY: blosc2.h requires postparams to point at a valid struct
-                // when a postfilter is given; it is copied here.
-                unsafe { *d.postparams }
-            };
-            let addr = &*ctx as *const Context as usize;
-            ctx.dparams.postfilter = Some(Arc::new(CPostfilter {
-                f,
-                params,
-                ctx: addr,
-            }));
+            // SAFETY: blosc2.h requires postparams to be NULL or valid with a
+            // postfilter; it is copied here.
+            let hook = unsafe { CPostfilter::new(f, d.postparams, empty_postparams, &ctx) };
+            ctx.dparams.postfilter = Some(Arc::new(hook));
         }
         ctx
     }

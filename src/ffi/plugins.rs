@@ -49,42 +49,43 @@ unsafe impl Send for CCodec {}
 // SAFETY: see above.
 unsafe impl Sync for CCodec {}
 
+/// A C codec callback, encoder (`P` = `blosc2_cparams`) or decoder
+/// (`blosc2_dparams`).
+type CodecFn<P> =
+    unsafe extern "C" fn(*const u8, i32, *mut u8, i32, u8, *mut P, *const c_void) -> c_int;
+
+/// Run a C codec callback over `src` into `dest` with the parameters `params`.
+fn call_codec<P>(
+    f: Option<CodecFn<P>>,
+    mut params: P,
+    src: &[u8],
+    dest: &mut [u8],
+    info: &CallInfo,
+    chunk: &[u8],
+) -> i32 {
+    let Some(f) = f else {
+        return Error::CodecSupport.code();
+    };
+    // SAFETY: the buffers are live slices of the lengths passed.
+    unsafe {
+        f(
+            src.as_ptr(),
+            src.len() as i32,
+            dest.as_mut_ptr(),
+            dest.len() as i32,
+            info.meta,
+            &mut params,
+            chunk.as_ptr().cast(),
+        )
+    }
+}
+
 impl CodecPlugin for CCodec {
     fn encode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32 {
-        let Some(f) = self.encoder else {
-            return Error::CodecSupport.code();
-        };
-        let mut cp = cparams_for(info);
-        // SAFETY: the buffers are live slices of the lengths passed.
-        unsafe {
-            f(
-                src.as_ptr(),
-                src.len() as i32,
-                dest.as_mut_ptr(),
-                dest.len() as i32,
-                info.meta,
-                &mut cp,
-                chunk.as_ptr().cast(),
-            )
-        }
+        call_codec(self.encoder, cparams_for(info), src, dest, info, chunk)
     }
     fn decode(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, chunk: &[u8]) -> i32 {
-        let Some(f) = self.decoder else {
-            return Error::CodecSupport.code();
-        };
-        let mut dp = dparams_for(info);
-        // SAFETY: the buffers are live slices of the lengths passed.
-        unsafe {
-            f(
-                src.as_ptr(),
-                src.len() as i32,
-                dest.as_mut_ptr(),
-                dest.len() as i32,
-                info.meta,
-                &mut dp,
-                chunk.as_ptr().cast(),
-            )
-        }
+        call_codec(self.decoder, dparams_for(info), src, dest, info, chunk)
     }
 }
 
@@ -97,41 +98,50 @@ unsafe impl Send for CFilter {}
 // SAFETY: as for CCodec.
 unsafe impl Sync for CFilter {}
 
+/// A C filter callback, forward (`P` = `blosc2_cparams`) or backward
+/// (`blosc2_dparams`).
+type FilterFn<P> = unsafe extern "C" fn(*const u8, *mut u8, i32, u8, *mut P, u8) -> c_int;
+
+/// Run a C filter callback over `src` into `dest` with the parameters `params`.
+fn call_filter<P>(
+    f: Option<FilterFn<P>>,
+    mut params: P,
+    src: &[u8],
+    dest: &mut [u8],
+    info: &CallInfo,
+    id: u8,
+) -> i32 {
+    let Some(f) = f else {
+        return Error::FilterPipeline.code();
+    };
+    if dest.len() < src.len() {
+        return Error::WriteBuffer.code();
+    }
+    // SAFETY: src and dest are live slices of at least src.len() bytes.
+    unsafe {
+        f(
+            src.as_ptr(),
+            dest.as_mut_ptr(),
+            src.len() as i32,
+            info.meta,
+            &mut params,
+            id,
+        )
+    }
+}
+
 impl FilterPlugin for CFilter {
     fn forward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32 {
-        let Some(f) = self.forward else {
-            return Error::FilterPipeline.code();
-        };
-        let mut cp = cparams_for(info);
-        // SAFETY: src and dest are live slices of src.len() bytes.
-        unsafe {
-            f(
-                src.as_ptr(),
-                dest.as_mut_ptr(),
-                src.len() as i32,
-                info.meta,
-                &mut cp,
-                id,
-            )
-        }
+        call_filter(self.forward, cparams_for(info), src, dest, info, id)
     }
     fn backward(&self, src: &[u8], dest: &mut [u8], info: &CallInfo, id: u8) -> i32 {
-        let Some(f) = self.backward else {
-            return Error::FilterPipeline.code();
-        };
-        let mut dp = dparams_for(info);
-        // SAFETY: src and dest are live slices of src.len() bytes.
-        unsafe {
-            f(
-                src.as_ptr(),
-                dest.as_mut_ptr(),
-                src.len() as i32,
-                info.meta,
-                &mut dp,
-                id,
-            )
-        }
+        call_filter(self.backward, dparams_for(info), src, dest, info, id)
     }
+}
+
+/// `0` for a registration the engine accepted, its error code otherwise.
+fn registered(r: crate::error::Result<()>) -> c_int {
+    r.map_or_else(Error::code, |()| 0)
 }
 
 #[no_mangle]
@@ -141,39 +151,17 @@ pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_in
         let Some(c) = (unsafe { codec.as_ref() }) else {
             return Error::InvalidParam.code();
         };
-        // Ids below 160 are Blosc's, except that a codec registered at start
-        // without an implementation (a placeholder: 36..=40, and the zfp
-        // ones 33..=35 when built without zfp) may be given one, under any
-        // name (an extension: the reference refuses them all).  Once given,
-        // the id behaves as a user one.
-        if c.compcode < 160 && !codec::is_pluggable(c.compcode) {
-            return Error::CodecParam.code();
-        }
-        // SAFETY: names given to the register functions are NULL or C strings.
-        let name = unsafe { string(c.compname) }.unwrap_or_default();
-        if let Some(existing) = codec::find_user(c.compcode) {
-            if existing.plugin.available() {
-                return if existing.name == name {
-                    0
-                } else {
-                    Error::CodecParam.code()
-                };
-            }
-        }
-        let r = codec::register(RegisteredCodec {
+        registered(codec::register(RegisteredCodec {
             compcode: c.compcode,
-            name,
+            // SAFETY: names given to the register functions are NULL or C strings.
+            name: unsafe { string(c.compname) }.unwrap_or_default(),
             complib: c.complib,
             version: c.version,
             plugin: Arc::new(CCodec {
                 encoder: c.encoder,
                 decoder: c.decoder,
             }),
-        });
-        match r {
-            Ok(()) => 0,
-            Err(_) => Error::CodecSupport.code(),
-        }
+        }))
     })
 }
 
@@ -184,31 +172,16 @@ pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c
         let Some(f) = (unsafe { filter.as_ref() }) else {
             return Error::InvalidParam.code();
         };
-        if f.id < 160 {
-            return Error::Failure.code();
-        }
-        // SAFETY: names given to the register functions are NULL or C strings.
-        let name = unsafe { string(f.name) }.unwrap_or_default();
-        if let Some(existing) = user_filter::find(f.id) {
-            return if existing.name == name {
-                0
-            } else {
-                Error::Failure.code()
-            };
-        }
-        let r = user_filter::register(RegisteredFilter {
+        registered(user_filter::register(RegisteredFilter {
             id: f.id,
-            name,
+            // SAFETY: names given to the register functions are NULL or C strings.
+            name: unsafe { string(f.name) }.unwrap_or_default(),
             version: f.version,
             plugin: Arc::new(CFilter {
                 forward: f.forward,
                 backward: f.backward,
             }),
-        });
-        match r {
-            Ok(()) => 0,
-            Err(_) => Error::CodecSupport.code(),
-        }
+        }))
     })
 }
 

@@ -52,18 +52,10 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
         if !ctx.compress {
             return Error::InvalidParam.code();
         }
-        if (src.is_null() && srcsize > 0) || dest.is_null() {
-            return Error::NullPointer.code();
-        }
-        if srcsize < 0 || destsize < 0 {
-            return Error::InvalidParam.code();
-        }
-        // SAFETY: the caller guarantees the buffer sizes.
-        let (s, d) = unsafe {
-            (
-                bytes(src, srcsize as usize),
-                bytes_mut(dest, destsize as usize),
-            )
+        // SAFETY: see compress_buffers.
+        let (s, d) = match unsafe { compress_buffers(src, srcsize, dest, destsize) } {
+            Ok(b) => b,
+            Err(e) => return e.code(),
         };
         if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk.is_some() {
             // The prefilter sees the chunk index the client set on the super-chunk.
@@ -108,23 +100,12 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
             return Error::InvalidParam.code();
         }
         let maskout = ctx.maskout.take();
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
+        // SAFETY: see context_chunk.
+        let s = match unsafe { context_chunk(ctx, src, srcsize) } {
             Ok(s) => s,
             Err(e) => return e.code(),
         };
-        // A lazy chunk of a super-chunk on disk: read the rest through it.
-        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
-        let resolved = match unsafe {
-            crate::ffi::schunk::resolve_lazy_for(
-                crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
-                s,
-            )
-        } {
-            Ok(r) => r,
-            Err(e) => return e.code(),
-        };
-        let s = resolved.as_deref().unwrap_or(s);
+        let s = &*s;
         if dest.is_null() && destsize > 0 {
             return Error::NullPointer.code();
         }
@@ -150,6 +131,28 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
     })
 }
 
+/// The chunk at `src` as a decompression context reads it: a lazy chunk of
+/// the context's super-chunk on disk is read back whole through it.
+///
+/// # Safety
+/// As `chunk_slice`; the context's schunk is NULL or the super-chunk owning it.
+unsafe fn context_chunk<'a>(
+    ctx: &Context,
+    src: *const c_void,
+    srcsize: i32,
+) -> Result<std::borrow::Cow<'a, [u8]>, Error> {
+    // SAFETY: guaranteed by the caller.
+    let s = unsafe { chunk_slice(src, srcsize) }?;
+    // SAFETY: guaranteed by the caller.
+    let resolved = unsafe {
+        crate::ffi::schunk::resolve_lazy_for(
+            crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
+            s,
+        )
+    }?;
+    Ok(resolved.map_or(std::borrow::Cow::Borrowed(s), std::borrow::Cow::Owned))
+}
+
 /// What the two `_ctx` getitem calls share: find the context, the chunk (a lazy
 /// chunk of a super-chunk on disk is read back whole through it) and the output
 /// buffer, then run `f` on them.
@@ -170,22 +173,12 @@ pub(super) unsafe fn getitem_ctx_with(
         let Some(ctx) = (unsafe { ctx_ref(context) }) else {
             return Error::NullPointer.code();
         };
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
+        // SAFETY: see context_chunk.
+        let s = match unsafe { context_chunk(ctx, src, srcsize) } {
             Ok(s) => s,
             Err(e) => return e.code(),
         };
-        // SAFETY: the context's schunk is NULL or the super-chunk owning it.
-        let resolved = match unsafe {
-            crate::ffi::schunk::resolve_lazy_for(
-                crate::ffi::plugins::schunk_addr(&ctx.dparams.schunk),
-                s,
-            )
-        } {
-            Ok(r) => r,
-            Err(e) => return e.code(),
-        };
-        let s = resolved.as_deref().unwrap_or(s);
+        let s = &*s;
         if dest.is_null() {
             return Error::NullPointer.code();
         }
@@ -247,38 +240,57 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_ctx_get_cparams(
+/// Store what `params` makes of the context at `ctx` in `*out`: 0, or
+/// `BLOSC2_ERROR_NULL_POINTER` when either pointer is NULL.
+///
+/// # Safety
+/// `ctx` as for [`ctx_ref`]; `out` NULL or valid for one `T`.
+unsafe fn ctx_params_out<T>(
     ctx: *mut blosc2_context,
-    cparams: *mut blosc2_cparams,
+    out: *mut T,
+    params: impl FnOnce(&mut Context) -> T,
 ) -> c_int {
     guard(Error::Failure.code(), || {
         // SAFETY: see ctx_ref.
         let Some(c) = (unsafe { ctx_ref(ctx) }) else {
             return Error::NullPointer.code();
         };
-        if cparams.is_null() {
+        if out.is_null() {
             return Error::NullPointer.code();
         }
-        let mut out = c.c_cparams;
-        let p = &c.cparams;
-        out.compcode = p.compcode;
-        out.compcode_meta = p.compcode_meta;
-        out.clevel = p.clevel;
-        out.use_dict = p.use_dict as c_int;
-        out.typesize = p.typesize;
-        out.nthreads = p.nthreads;
-        out.blocksize = p.blocksize;
-        out.splitmode = p.splitmode as i32;
-        out.filters = p.filters;
-        out.filters_meta = p.filters_meta;
-        if let Some(pp) = c.preparams.as_mut() {
-            out.preparams = &mut **pp;
-        }
-        // SAFETY: cparams is valid for one struct.
-        unsafe { *cparams = out };
+        let v = params(c);
+        // SAFETY: out is valid for one value (caller's contract).
+        unsafe { out.write(v) };
         0
     })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_ctx_get_cparams(
+    ctx: *mut blosc2_context,
+    cparams: *mut blosc2_cparams,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe {
+        ctx_params_out(ctx, cparams, |c| {
+            let mut out = c.c_cparams;
+            let p = &c.cparams;
+            out.compcode = p.compcode;
+            out.compcode_meta = p.compcode_meta;
+            out.clevel = p.clevel;
+            out.use_dict = p.use_dict as c_int;
+            out.typesize = p.typesize;
+            out.nthreads = p.nthreads;
+            out.blocksize = p.blocksize;
+            out.splitmode = p.splitmode as i32;
+            out.filters = p.filters;
+            out.filters_meta = p.filters_meta;
+            if let Some(pp) = c.preparams.as_mut() {
+                out.preparams = &mut **pp;
+            }
+            out
+        })
+    }
 }
 
 #[no_mangle]
@@ -286,20 +298,14 @@ pub unsafe extern "C" fn blosc2_ctx_get_dparams(
     ctx: *mut blosc2_context,
     dparams: *mut blosc2_dparams,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(c) = (unsafe { ctx_ref(ctx) }) else {
-            return Error::NullPointer.code();
-        };
-        if dparams.is_null() {
-            return Error::NullPointer.code();
-        }
-        let mut out = c.c_dparams;
-        out.nthreads = c.dparams.nthreads;
-        // SAFETY: dparams is valid for one struct.
-        unsafe { *dparams = out };
-        0
-    })
+    // SAFETY: forwarded contract.
+    unsafe {
+        ctx_params_out(ctx, dparams, |c| {
+            let mut out = c.c_dparams;
+            out.nthreads = c.dparams.nthreads;
+            out
+        })
+    }
 }
 
 #[no_mangle]

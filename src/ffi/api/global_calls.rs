@@ -43,19 +43,10 @@ pub unsafe extern "C" fn blosc2_compress(
         let env = EnvOverrides::from_env();
         let (clevel, doshuffle, typesize) =
             global::settings().apply_env(&env, clevel, doshuffle, typesize);
-        if src.is_null() && srcsize > 0 || dest.is_null() {
-            return Error::NullPointer.code();
-        }
-        if srcsize < 0 || destsize < 0 {
-            return Error::InvalidParam.code();
-        }
-        // SAFETY: the caller guarantees srcsize readable bytes at src and
-        // destsize writable bytes at dest.
-        let (s, d) = unsafe {
-            (
-                bytes(src, srcsize as usize),
-                bytes_mut(dest, destsize as usize),
-            )
+        // SAFETY: see compress_buffers.
+        let (s, d) = match unsafe { compress_buffers(src, srcsize, dest, destsize) } {
+            Ok(b) => b,
+            Err(e) => return e.code(),
         };
         code(global::compress(clevel, doshuffle, typesize, s, d))
     })

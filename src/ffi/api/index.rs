@@ -1,6 +1,7 @@
 //! Conversions between flat and multidimensional item indexes.
 
 use super::*;
+use crate::b2nd::geometry;
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_unidim_to_multidim(
@@ -10,24 +11,13 @@ pub unsafe extern "C" fn blosc2_unidim_to_multidim(
     index: *mut i64,
 ) {
     guard((), || {
-        if shape.is_null() || index.is_null() || ndim == 0 {
+        if shape.is_null() || index.is_null() {
             return;
         }
         let n = ndim as usize;
         // SAFETY: both arrays hold ndim entries (API contract).
         let (shape, index) = unsafe { (items(shape, n), items_mut(index, n)) };
-        let mut strides = vec![1i64; n];
-        for d in (0..n - 1).rev() {
-            strides[d] = shape[d + 1].wrapping_mul(strides[d + 1]);
-        }
-        index[0] = if strides[0] == 0 { 0 } else { i / strides[0] };
-        for d in 1..n {
-            index[d] = if strides[d - 1] == 0 || strides[d] == 0 {
-                0
-            } else {
-                (i % strides[d - 1]) / strides[d]
-            };
-        }
+        geometry::from_linear_strided(shape, i, index);
     })
 }
 
@@ -39,25 +29,11 @@ pub unsafe extern "C" fn blosc2_multidim_to_unidim(
     i: *mut i64,
 ) {
     guard((), || {
-        if i.is_null() {
+        if i.is_null() || (ndim > 0 && (index.is_null() || strides.is_null())) {
             return;
         }
-        if ndim <= 0 {
-            // SAFETY: i is valid for one value.
-            unsafe { *i = 0 };
-            return;
-        }
-        if index.is_null() || strides.is_null() {
-            return;
-        }
-        let n = ndim as usize;
+        let n = ndim.max(0) as usize;
         // SAFETY: arrays hold ndim entries; i is valid for one value.
-        unsafe {
-            let (idx, st) = (items(index, n), items(strides, n));
-            *i = idx
-                .iter()
-                .zip(st)
-                .fold(0i64, |acc, (a, b)| acc.wrapping_add(a.wrapping_mul(*b)));
-        }
+        unsafe { *i = geometry::to_linear(items(index, n), items(strides, n)) };
     })
 }

@@ -13,6 +13,32 @@ use once_cell::sync::Lazy;
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 
+/// The source and destination of a compression call: `srcsize` bytes at
+/// `src` (NULL only when empty) and `destsize` writable bytes at `dest`.
+///
+/// # Safety
+/// The caller guarantees those sizes at those pointers.
+pub(super) unsafe fn compress_buffers<'a>(
+    src: *const c_void,
+    srcsize: i32,
+    dest: *mut c_void,
+    destsize: i32,
+) -> Result<(&'a [u8], &'a mut [u8]), Error> {
+    if (src.is_null() && srcsize > 0) || dest.is_null() {
+        return Err(Error::NullPointer);
+    }
+    if srcsize < 0 || destsize < 0 {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe {
+        (
+            bytes(src, srcsize as usize),
+            bytes_mut(dest, destsize as usize),
+        )
+    })
+}
+
 /// The bytes of a chunk at `src`: at most `srcsize`, and no more than the
 /// header's cbytes (so that callers passing a huge srcsize, as blosc1 does,
 /// never make us look past the chunk).

@@ -35,74 +35,30 @@ pub(super) unsafe fn raw_filter(
     })
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_shuffle(
-    typesize: i32,
-    blocksize: i32,
-    src: *const c_void,
-    dest: *mut c_void,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(256, typesize, blocksize, src, dest, |t, s, d| {
-            crate::filter::shuffle(t, s, d);
-            Ok(())
-        })
-    }
+/// One exported raw filter: `$name(typesize, blocksize, src, dest)` runs
+/// `$filter` through [`raw_filter`] with typesizes up to `$max_typesize`.
+macro_rules! raw_filter_export {
+    ($name:ident, $max_typesize:expr, $filter:expr) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            typesize: i32,
+            blocksize: i32,
+            src: *const c_void,
+            dest: *mut c_void,
+        ) -> i32 {
+            // SAFETY: forwarded contract.
+            unsafe { raw_filter($max_typesize, typesize, blocksize, src, dest, $filter) }
+        }
+    };
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_unshuffle(
-    typesize: i32,
-    blocksize: i32,
-    src: *const c_void,
-    dest: *mut c_void,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(256, typesize, blocksize, src, dest, |t, s, d| {
-            crate::filter::unshuffle(t, s, d);
-            Ok(())
-        })
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_bitshuffle(
-    typesize: i32,
-    blocksize: i32,
-    src: *const c_void,
-    dest: *mut c_void,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(
-            256,
-            typesize,
-            blocksize,
-            src,
-            dest,
-            crate::filter::bitshuffle,
-        )
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_bitunshuffle(
-    typesize: i32,
-    blocksize: i32,
-    src: *const c_void,
-    dest: *mut c_void,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(
-            i32::MAX,
-            typesize,
-            blocksize,
-            src,
-            dest,
-            crate::filter::bitunshuffle,
-        )
-    }
-}
+raw_filter_export!(blosc2_shuffle, 256, |t, s, d| {
+    crate::filter::shuffle(t, s, d);
+    Ok(())
+});
+raw_filter_export!(blosc2_unshuffle, 256, |t, s, d| {
+    crate::filter::unshuffle(t, s, d);
+    Ok(())
+});
+raw_filter_export!(blosc2_bitshuffle, 256, crate::filter::bitshuffle);
+raw_filter_export!(blosc2_bitunshuffle, i32::MAX, crate::filter::bitunshuffle);

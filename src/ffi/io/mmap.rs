@@ -192,10 +192,7 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_write(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
-            return 0;
-        }
-        let Some(n) = size.checked_mul(nitems) else {
+        let Some(n) = request_len(size, nitems, position).filter(|_| !ptr.is_null()) else {
             return 0;
         };
         if n == 0 {
@@ -248,12 +245,7 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_read(
         }
         // SAFETY: ptr checked non-NULL.
         unsafe { *ptr = std::ptr::null_mut() };
-        if size < 0 || nitems < 0 || position < 0 {
-            return 0;
-        }
-        let Some(end) = size
-            .checked_mul(nitems)
-            .and_then(|n| n.checked_add(position))
+        let Some(end) = request_len(size, nitems, position).and_then(|n| n.checked_add(position))
         else {
             return 0;
         };

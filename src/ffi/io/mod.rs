@@ -307,6 +307,16 @@ impl Drop for CallbackFile {
     }
 }
 
+/// The byte count of an I/O callback request for `nitems` items of `size`
+/// bytes at `position`: `None` for a negative argument or an overflowing
+/// count (the request then does nothing).
+fn request_len(size: i64, nitems: i64, position: i64) -> Option<i64> {
+    if size < 0 || nitems < 0 || position < 0 {
+        return None;
+    }
+    size.checked_mul(nitems)
+}
+
 mod mmap;
 mod stdio;
 

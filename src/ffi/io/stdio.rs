@@ -121,6 +121,42 @@ pub unsafe extern "C" fn blosc2_stdio_size(stream: *mut c_void) -> i64 {
     })
 }
 
+/// Whole items of `size` bytes in `done` bytes moved.
+fn items_done(done: usize, size: i64) -> i64 {
+    if size > 0 {
+        done as i64 / size
+    } else {
+        0
+    }
+}
+
+/// Move `nitems` items of `size` bytes between `buf` and the file of the
+/// `stream` handle at `position` (`write` says which way): the whole items
+/// moved, 0 for a bad request or a NULL buffer.
+///
+/// # Safety
+/// `stream` NULL or a handle from `blosc2_stdio_open`; `buf` NULL or valid
+/// for `size * nitems` bytes (written to only when reading).
+unsafe fn transfer(
+    buf: *mut u8,
+    size: i64,
+    nitems: i64,
+    position: i64,
+    stream: *mut c_void,
+    write: bool,
+) -> i64 {
+    let Some(n) = request_len(size, nitems, position).filter(|_| !buf.is_null()) else {
+        return 0;
+    };
+    // SAFETY: guaranteed by the caller.
+    let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+        return 0;
+    };
+    // SAFETY: guaranteed by the caller.
+    let done = unsafe { pio(fd, buf, n as usize, position, write) };
+    items_done(done, size)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_write(
     ptr: *const c_void,
@@ -129,24 +165,9 @@ pub unsafe extern "C" fn blosc2_stdio_write(
     position: i64,
     stream: *mut c_void,
 ) -> i64 {
-    guard(0, || {
-        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
-            return 0;
-        }
-        // SAFETY: NULL or a handle from blosc2_stdio_open.
-        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
-            return 0;
-        };
-        let Some(n) = size.checked_mul(nitems) else {
-            return 0;
-        };
-        // SAFETY: ptr holds size * nitems bytes (only read).
-        let done = unsafe { pio(fd, ptr as *mut u8, n as usize, position, true) };
-        if size > 0 {
-            done as i64 / size
-        } else {
-            0
-        }
+    // SAFETY: ptr holds size * nitems bytes (only read); stream as documented.
+    guard(0, || unsafe {
+        transfer(ptr as *mut u8, size, nitems, position, stream, true)
     })
 }
 
@@ -159,28 +180,13 @@ pub unsafe extern "C" fn blosc2_stdio_read(
     stream: *mut c_void,
 ) -> i64 {
     guard(0, || {
-        if ptr.is_null() || size < 0 || nitems < 0 || position < 0 {
+        if ptr.is_null() {
             return 0;
         }
-        // SAFETY: NULL or a handle from blosc2_stdio_open.
-        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
-            return 0;
-        };
-        let Some(n) = size.checked_mul(nitems) else {
-            return 0;
-        };
         // SAFETY: ptr checked non-NULL above.
         let buf = unsafe { *ptr } as *mut u8;
-        if n > 0 && buf.is_null() {
-            return 0;
-        }
-        // SAFETY: *ptr holds size * nitems writable bytes.
-        let done = unsafe { pio(fd, buf, n as usize, position, false) };
-        if size > 0 {
-            done as i64 / size
-        } else {
-            0
-        }
+        // SAFETY: *ptr holds size * nitems writable bytes; stream as documented.
+        unsafe { transfer(buf, size, nitems, position, stream, false) }
     })
 }
 

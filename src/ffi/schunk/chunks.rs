@@ -69,35 +69,29 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(
     unsafe { put_chunk(schunk, None, chunk, copy, |sc, c| sc.append_chunk(c)) }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
-    schunk: *mut blosc2_schunk,
-    nchunk: i64,
-    chunk: *mut u8,
-    copy: bool,
-) -> i64 {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
-            sc.insert_chunk(nchunk, c)
-        })
-    }
+/// One exported chunk writer at a position: `$name(schunk, nchunk, chunk,
+/// copy)` runs the super-chunk's `$method` through [`put_chunk`].
+macro_rules! put_chunk_at_export {
+    ($name:ident, $method:ident) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            schunk: *mut blosc2_schunk,
+            nchunk: i64,
+            chunk: *mut u8,
+            copy: bool,
+        ) -> i64 {
+            // SAFETY: pointers as documented in blosc2.h.
+            unsafe {
+                put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
+                    sc.$method(nchunk, c)
+                })
+            }
+        }
+    };
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_schunk_update_chunk(
-    schunk: *mut blosc2_schunk,
-    nchunk: i64,
-    chunk: *mut u8,
-    copy: bool,
-) -> i64 {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
-            sc.update_chunk(nchunk, c)
-        })
-    }
-}
+put_chunk_at_export!(blosc2_schunk_insert_chunk, insert_chunk);
+put_chunk_at_export!(blosc2_schunk_update_chunk, update_chunk);
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_delete_chunk(
@@ -178,24 +172,38 @@ pub(super) unsafe fn get_chunk_impl(
             unsafe { *chunk = c.as_ptr() as *mut u8 };
             return c.len() as c_int;
         }
-        match h.sc.chunk(nchunk) {
-            Ok(c) => {
-                let p = malloc_copy(&c);
-                if p.is_null() {
-                    return Error::MemoryAlloc.code();
-                }
-                // SAFETY: out-pointers checked above.
-                unsafe {
-                    *chunk = p;
-                    *needs_free = true;
-                }
-                c.len() as c_int
-            }
-            Err(e) => e.code(),
-        }
+        // SAFETY: out-pointers checked above.
+        unsafe { hand_out_copy(h.sc.chunk(nchunk), chunk, needs_free) }
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, call) }
+}
+
+/// Hands a malloc'ed copy of the chunk read to C through `chunk` (to be
+/// freed, as `needs_free` says): its length, or the read's error code.
+///
+/// # Safety
+/// `chunk` and `needs_free` must be valid for writing.
+unsafe fn hand_out_copy<C: AsRef<[u8]>>(
+    read: crate::error::Result<C>,
+    chunk: *mut *mut u8,
+    needs_free: *mut bool,
+) -> c_int {
+    let c = match read {
+        Ok(c) => c,
+        Err(e) => return e.code(),
+    };
+    let c = c.as_ref();
+    let p = malloc_copy(c);
+    if p.is_null() {
+        return Error::MemoryAlloc.code();
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        *chunk = p;
+        *needs_free = true;
+    }
+    c.len() as c_int
 }
 
 #[no_mangle]
@@ -234,21 +242,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
     }
     let call = |h: &mut Access<'_>| {
         h.c.current_nchunk = nchunk;
-        match h.sc.lazy_chunk(nchunk) {
-            Ok(c) => {
-                let p = malloc_copy(&c);
-                if p.is_null() {
-                    return Error::MemoryAlloc.code();
-                }
-                // SAFETY: out-pointers checked above.
-                unsafe {
-                    *chunk = p;
-                    *needs_free = true;
-                }
-                c.len() as c_int
-            }
-            Err(e) => e.code(),
-        }
+        // SAFETY: out-pointers checked above.
+        unsafe { hand_out_copy(h.sc.lazy_chunk(nchunk), chunk, needs_free) }
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, call) }

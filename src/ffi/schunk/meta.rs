@@ -38,35 +38,54 @@ unsafe fn write_meta(
     unsafe { mutate(schunk, call) }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_meta_add(
-    schunk: *mut blosc2_schunk,
-    name: *const c_char,
-    content: *mut u8,
-    content_len: i32,
-) -> c_int {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(schunk, name, content, content_len, None, |sc, n, c, _| {
-            sc.meta_add(n, c)
-        })
-    }
+/// One exported metalayer writer: `$name(schunk, name, content,
+/// content_len)` (and `cparams` for the variable-length ones) runs the
+/// super-chunk's `$method` through [`write_meta`].
+macro_rules! meta_write_export {
+    ($name:ident, $method:ident) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            schunk: *mut blosc2_schunk,
+            name: *const c_char,
+            content: *mut u8,
+            content_len: i32,
+        ) -> c_int {
+            // SAFETY: pointers as documented in blosc2.h.
+            unsafe {
+                write_meta(schunk, name, content, content_len, None, |sc, n, c, _| {
+                    sc.$method(n, c)
+                })
+            }
+        }
+    };
+    ($name:ident, $method:ident, cparams) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            schunk: *mut blosc2_schunk,
+            name: *const c_char,
+            content: *mut u8,
+            content_len: i32,
+            cparams: *mut blosc2_cparams,
+        ) -> c_int {
+            // SAFETY: pointers as documented in blosc2.h.
+            unsafe {
+                write_meta(
+                    schunk,
+                    name,
+                    content,
+                    content_len,
+                    Some(cparams),
+                    |sc, n, c, cp| sc.$method(n, c, cp),
+                )
+            }
+        }
+    };
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_meta_update(
-    schunk: *mut blosc2_schunk,
-    name: *const c_char,
-    content: *mut u8,
-    content_len: i32,
-) -> c_int {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(schunk, name, content, content_len, None, |sc, n, c, _| {
-            sc.meta_update(n, c)
-        })
-    }
-}
+meta_write_export!(blosc2_meta_add, meta_add);
+meta_write_export!(blosc2_meta_update, meta_update);
+meta_write_export!(blosc2_vlmeta_add, vlmeta_add, cparams);
+meta_write_export!(blosc2_vlmeta_update, vlmeta_update, cparams);
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_vlmeta_exists(
@@ -89,48 +108,6 @@ pub(super) fn vlmeta_cparams(cparams: *mut blosc2_cparams) -> Result<Option<CPar
     match unsafe { cparams.as_ref() } {
         None => Ok(None),
         Some(c) => cparams_from_c(c, true).map(Some).ok_or(Error::NullPointer),
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_add(
-    schunk: *mut blosc2_schunk,
-    name: *const c_char,
-    content: *mut u8,
-    content_len: i32,
-    cparams: *mut blosc2_cparams,
-) -> c_int {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(
-            schunk,
-            name,
-            content,
-            content_len,
-            Some(cparams),
-            |sc, n, c, cp| sc.vlmeta_add(n, c, cp),
-        )
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn blosc2_vlmeta_update(
-    schunk: *mut blosc2_schunk,
-    name: *const c_char,
-    content: *mut u8,
-    content_len: i32,
-    cparams: *mut blosc2_cparams,
-) -> c_int {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(
-            schunk,
-            name,
-            content,
-            content_len,
-            Some(cparams),
-            |sc, n, c, cp| sc.vlmeta_update(n, c, cp),
-        )
     }
 }
 
