@@ -4,7 +4,7 @@
 //! chunk); the C layer in `ffi` wraps it.
 //!
 //! The top-level modules form a graph without cycles (checked by
-//! `tests/module_graph.rs`): leaves such as [`error`], [`cpu`], [`format`],
+//! `tests/module_graph.rs`): leaves such as [`error`], [`cpu`], [`mod@format`],
 //! [`aligned`], [`alloc`] (buffers sized from input) and [`plugin`] (the interface of codec and filter plugins);
 //! then [`filter`] and [`codec`]; [`chunk`] on top of them; [`frame`],
 //! [`schunk`], [`b2nd`] and [`bloscpack`] above; and `ffi` over everything.
