@@ -69,29 +69,35 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(
     unsafe { put_chunk(schunk, None, chunk, copy, |sc, c| sc.append_chunk(c)) }
 }
 
-/// One exported chunk writer at a position: `$name(schunk, nchunk, chunk,
-/// copy)` runs the super-chunk's `$method` through [`put_chunk`].
-macro_rules! put_chunk_at_export {
-    ($name:ident, $method:ident) => {
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            schunk: *mut blosc2_schunk,
-            nchunk: i64,
-            chunk: *mut u8,
-            copy: bool,
-        ) -> i64 {
-            // SAFETY: pointers as documented in blosc2.h.
-            unsafe {
-                put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
-                    sc.$method(nchunk, c)
-                })
-            }
-        }
-    };
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
+            sc.insert_chunk(nchunk, c)
+        })
+    }
 }
 
-put_chunk_at_export!(blosc2_schunk_insert_chunk, insert_chunk);
-put_chunk_at_export!(blosc2_schunk_update_chunk, update_chunk);
+#[no_mangle]
+pub unsafe extern "C" fn blosc2_schunk_update_chunk(
+    schunk: *mut blosc2_schunk,
+    nchunk: i64,
+    chunk: *mut u8,
+    copy: bool,
+) -> i64 {
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe {
+        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
+            sc.update_chunk(nchunk, c)
+        })
+    }
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_delete_chunk(
