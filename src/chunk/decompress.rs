@@ -263,6 +263,8 @@ pub(super) struct Layout {
     /// The streams go to the scratch buffer (a filter or postfilter runs
     /// after them), not to the output.
     pub in_tmp: bool,
+    /// Run the caller's postfilter (never on an instrumented chunk).
+    postfilter: bool,
     /// Write streams stored raw with non-temporal stores.
     stream_raw: bool,
     compformat: u8,
@@ -277,7 +279,7 @@ impl Layout {
         bsize: usize,
         leftover_block: bool,
     ) -> Result<Layout> {
-        let (filters, filters_meta) = p.h.pipeline();
+        let (filters, filters_meta) = p.h.decode_pipeline();
         let nstreams = if !p.h.dont_split() && !leftover_block {
             p.typesize
         } else {
@@ -299,12 +301,14 @@ impl Layout {
             // The reference writes such chunks but cannot restore the tail bytes.
             return Err(Error::Data);
         }
-        let in_tmp = pipeline::backward_needs_tmp(&filters) || dparams.postfilter.is_some();
+        let postfilter = dparams.postfilter.is_some() && !p.h.instrumented();
+        let in_tmp = pipeline::backward_needs_tmp(&filters) || postfilter;
         Ok(Layout {
             filters,
             filters_meta,
             neblock,
             in_tmp,
+            postfilter,
             // Streams stored raw straight into the output of a large chunk
             // are streamed.  (Decoding into the scratch and streaming that
             // to `out` instead helps output-bound codecs on a memory-bound
@@ -396,7 +400,7 @@ pub(super) fn finish_block(
     tid: i32,
 ) -> Result<()> {
     let filters = lay.filters;
-    if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && dparams.postfilter.is_none() {
+    if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && !lay.postfilter {
         return Ok(());
     }
     let bi = BackwardInfo {
@@ -405,7 +409,7 @@ pub(super) fn finish_block(
         typesize: p.typesize,
         version: p.h.version,
         info: lay.info.clone(),
-        postfilter: dparams.postfilter.as_deref(),
+        postfilter: dparams.postfilter.as_deref().filter(|_| lay.postfilter),
         nchunk: dparams.nchunk,
         stream_out: p.stream_out,
     };
@@ -413,7 +417,7 @@ pub(super) fn finish_block(
 }
 
 fn has_delta(p: &Parsed) -> bool {
-    p.special == Special::None && !p.memcpyed && p.h.pipeline().0.contains(&DELTA)
+    p.special == Special::None && !p.memcpyed && p.h.decode_pipeline().0.contains(&DELTA)
 }
 
 /// Whether the writer ran delta over the chunk's data: a regular chunk with
@@ -423,7 +427,7 @@ fn has_delta(p: &Parsed) -> bool {
 fn delta_written(p: &Parsed) -> bool {
     matches!(p.special, Special::None | Special::Zero)
         && !p.memcpyed
-        && p.h.pipeline().0.contains(&DELTA)
+        && p.h.decode_pipeline().0.contains(&DELTA)
 }
 
 /// The bytes `[from, to)` of the chunk's data that a delta chunk does not

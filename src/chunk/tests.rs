@@ -313,3 +313,26 @@ fn parallel_chunks_equal_serial() {
         }
     }
 }
+
+/// A chunk with the instrumented-codec flag decodes to its streams as
+/// stored: the filters (and a postfilter) are not undone, as in the
+/// reference, whose instrumented chunks hold measurements, not data.
+#[test]
+fn instrumented_chunk_skips_the_filters() {
+    let data = sample(16384);
+    let params = CParams {
+        typesize: 4,
+        blocksize: 4096,
+        filters: [0, 0, 0, 0, 0, SHUFFLE],
+        ..CParams::default()
+    };
+    let mut c = compress(&params, &data).unwrap();
+    assert_eq!(decompress(&DParams::default(), &c).unwrap(), data);
+    c[31] |= B2_INSTR_CODEC;
+    let d = decompress(&DParams::default(), &c).unwrap();
+    let shuffled: Vec<u8> = data
+        .chunks(4096)
+        .flat_map(|block| (0..4).flat_map(move |k| block.iter().skip(k).step_by(4).copied()))
+        .collect();
+    assert_eq!(d, shuffled);
+}

@@ -120,8 +120,12 @@ impl<'a> VlChunk<'a> {
         if out.len() != nbytes {
             return Err(Error::WriteBuffer);
         }
-        let (filters, filters_meta) = self.h.pipeline();
-        let needs_tmp = pipeline::backward_needs_tmp(&filters) || dparams.postfilter.is_some();
+        let (filters, filters_meta) = self.h.decode_pipeline();
+        let postfilter = dparams
+            .postfilter
+            .as_deref()
+            .filter(|_| !self.h.instrumented());
+        let needs_tmp = pipeline::backward_needs_tmp(&filters) || postfilter.is_some();
         let mut scratch = Scratch::default();
         scratch.ensure(nbytes);
         let Scratch { a, b, .. } = &mut scratch;
@@ -156,8 +160,7 @@ impl<'a> VlChunk<'a> {
                 )?;
             }
         }
-        if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && dparams.postfilter.is_none()
-        {
+        if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && postfilter.is_none() {
             return Ok(());
         }
         let bi = BackwardInfo {
@@ -166,7 +169,7 @@ impl<'a> VlChunk<'a> {
             typesize: self.h.typesize as usize,
             version: self.h.version,
             info,
-            postfilter: dparams.postfilter.as_deref(),
+            postfilter,
             nchunk: dparams.nchunk,
             stream_out: false,
         };

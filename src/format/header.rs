@@ -201,6 +201,23 @@ impl ChunkHeader {
         self.is_extended() && self.blosc2_flags & B2_USEDICT != 0
     }
 
+    /// Instrumented-codec flag: the streams hold the writer's per-stream
+    /// measurements, and decoding copies them out without running the
+    /// filters or a postfilter (as the reference does).
+    pub fn instrumented(&self) -> bool {
+        self.is_extended() && self.blosc2_flags & B2_INSTR_CODEC != 0
+    }
+
+    /// The filters decoding undoes: the pipeline, or none for an
+    /// instrumented chunk.
+    pub fn decode_pipeline(&self) -> ([u8; MAX_FILTERS], [u8; MAX_FILTERS]) {
+        if self.instrumented() {
+            ([NOFILTER; MAX_FILTERS], [0; MAX_FILTERS])
+        } else {
+            self.pipeline()
+        }
+    }
+
     /// The filter pipeline, whichever header kind this is.
     pub fn pipeline(&self) -> ([u8; MAX_FILTERS], [u8; MAX_FILTERS]) {
         if self.is_extended() {
