@@ -1,7 +1,10 @@
 /* What the frame targets do with a super-chunk they managed to open: read
    every chunk (whole and lazy), decompress it (bounded) through the
    super-chunk and through its context, read a few items and VL blocks, and
-   read every metalayer and vlmetalayer. */
+   read every metalayer and vlmetalayer.  The decompression caps keep an
+   execution cheap (a tiny input can claim megabytes of run-length streams
+   that the filters then undo); the decoding paths do not depend on sizes
+   above them. */
 #ifndef FUZZ_READ_SCHUNK_H
 #define FUZZ_READ_SCHUNK_H
 
@@ -9,8 +12,8 @@
 #include <stdlib.h>
 #include <blosc2.h>
 
-#define FUZZ_MAX_CHUNK_NBYTES (16 * 1024 * 1024)
-#define FUZZ_MAX_TOTAL_NBYTES (64 * 1024 * 1024)
+#define FUZZ_MAX_CHUNK_NBYTES (1024 * 1024)
+#define FUZZ_MAX_TOTAL_NBYTES (4 * 1024 * 1024)
 #define FUZZ_MAX_CHUNKS 256
 
 /* Decompressed size of chunk `i` from its (possibly lazy) header, or -1.
