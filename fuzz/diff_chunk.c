@@ -81,7 +81,7 @@ enum {
   KNOWN_PAST_CBYTES,
   KNOWN_SHORT_DECODE,
   KNOWN_BYTEDELTA_BUGGY_TAIL,
-  KNOWN_MULTI_DELTA,
+  KNOWN_MISPLACED_FILTER,
   NOUTCOMES
 };
 static const char *outcome_names[NOUTCOMES] = {
@@ -89,7 +89,7 @@ static const char *outcome_names[NOUTCOMES] = {
     "known: delta leftover", "known: lax header",
     "known: lazy bit skips the cbytes check", "known: blocks read past cbytes",
     "known: reference decodes short", "known: bytedelta_buggy tail unwritten",
-    "known: more than one delta"};
+    "known: filter undone from the wrong buffer"};
 static unsigned long outcomes[NOUTCOMES];
 
 static void *ref_symbol(void *handle, const char *name) {
@@ -233,6 +233,42 @@ static int run_reference(const uint8_t *data, size_t size, int32_t destsize) {
   return 0;
 }
 
+/* A replay of the reference's rotation of its block buffers while it undoes
+   `filters` (no postfilter): 1 when every step finds the block where it
+   reads it and the block ends in the output, 0 otherwise.  The same model
+   as chunk::delta_placement::reference_decodes. */
+enum { IN_OUTPUT, IN_SCRATCH1, IN_SCRATCH2, IN_SCRATCH3 };
+static int filter_undone(uint8_t f) { return f != BLOSC_NOFILTER && f != BLOSC_TRUNC_PREC; }
+static int next_undone(const uint8_t *filters, int i) {
+  for (int j = i - 1; j >= 0; j--)
+    if (filter_undone(filters[j])) return filters[j];
+  return BLOSC_NOFILTER;
+}
+static int reference_undoes_in_place(const uint8_t *filters) {
+  int last = -1;
+  for (int i = BLOSC2_MAX_FILTERS - 1; i >= 0; i--)
+    if (filter_undone(filters[i])) last = i;
+  if (last < 0) return 1;
+  int block = next_undone(filters, BLOSC2_MAX_FILTERS) == BLOSC_DELTA ? IN_OUTPUT : IN_SCRATCH1;
+  int src = IN_SCRATCH1, dest = IN_SCRATCH2, spare = IN_SCRATCH3;
+  for (int i = BLOSC2_MAX_FILTERS - 1; i >= 0; i--) {
+    uint8_t f = filters[i];
+    int lands = i == last || f == BLOSC_DELTA || next_undone(filters, i) == BLOSC_DELTA;
+    if (lands && (f == BLOSC_DELTA || src != IN_OUTPUT)) dest = IN_OUTPUT;
+    if (filter_undone(f)) {
+      int right = f == BLOSC_DELTA ? block == dest : block == src && src != dest;
+      if (!right) return 0;
+      block = dest;
+      int old_src = src;
+      src = dest;
+      dest = spare;
+      spare = old_src;
+    }
+    if (i == last) break;
+  }
+  return block == src;
+}
+
 /* The class of known reference bugs a difference belongs to, or -1. */
 static int known_reference_bug(const uint8_t *data, size_t size, int ours_rc, int ref_rc) {
   uint8_t version = data[0], flags = data[2], typesize = data[3];
@@ -289,16 +325,12 @@ static int known_reference_bug(const uint8_t *data, size_t size, int ours_rc, in
         return KNOWN_BYTEDELTA_BUGGY_TAIL;
     }
   }
-  /* With more than one delta in the pipeline the reference's decoder and
-     encoder disagree (each delta XORs against the chunk's final first
-     block, not against its own input): python-blosc2 on the reference
-     cannot round-trip [DELTA, DELTA, SHUFFLE] or [DELTA, SHUFFLE, DELTA],
-     so there are no right bytes to compare with. */
-  if (extended && size >= BLOSC_EXTENDED_HEADER_LENGTH) {
-    int ndelta = 0;
-    for (int i = 0; i < BLOSC2_MAX_FILTERS; i++) ndelta += data[16 + i] == BLOSC_DELTA;
-    if (ndelta > 1) return KNOWN_MULTI_DELTA;
-  }
+  /* The reference undoes some pipelines from the wrong scratch buffer
+     (src/chunk/delta_placement.rs says how; e.g. [DELTA, SHUFFLE, DELTA])
+     and returns wrong bytes with a success code. */
+  if (extended && ours_rc == ref_rc && size >= BLOSC_EXTENDED_HEADER_LENGTH &&
+      !reference_undoes_in_place(data + 16))
+    return KNOWN_MISPLACED_FILTER;
   return -1;
 }
 

@@ -209,3 +209,46 @@ fn our_chunks_with_partial_units_are_written_without_delta() {
         );
     }
 }
+
+/// Pipelines whose deltas the reference's decoder would undo from the wrong
+/// buffer (a reordering filter between two deltas, see
+/// `chunk::delta_placement`) are written without delta; the reference reads
+/// them back whole.  Pipelines it undoes right keep their deltas: the usual
+/// delta-then-shuffle one, and one with two deltas in other places.
+#[test]
+fn our_chunks_with_misplaced_deltas_are_written_without_delta() {
+    let lib = reflib();
+    let src: Vec<u8> = (0..16384u32)
+        .flat_map(|i| ((i as f32) * 0.25 + (i % 7) as f32 * 0.001).to_le_bytes())
+        .collect();
+    let pipelines: [([u8; 6], bool); 5] = [
+        ([DELTA, SHUFFLE, DELTA, 0, 0, 0], false),
+        ([DELTA, BITSHUFFLE, DELTA, 0, 0, 0], false),
+        ([DELTA, 0, SHUFFLE, 0, DELTA, 0], false),
+        ([SHUFFLE, DELTA, BITSHUFFLE, 0, SHUFFLE, DELTA], true),
+        ([0, 0, 0, 0, DELTA, SHUFFLE], true),
+    ];
+    for (filters, keeps_delta) in pipelines {
+        let p = chunk::CParams {
+            compcode: codec::LZ4,
+            clevel: 5,
+            typesize: 4,
+            blocksize: 16384,
+            filters,
+            ..chunk::CParams::default()
+        };
+        let ours = chunk::compress(&p, &src).unwrap();
+        assert_eq!(ours[2] & 0x2, 0, "{filters:?}: stored as a plain copy");
+        assert_eq!(ours[16..22].contains(&DELTA), keeps_delta, "{filters:?}");
+        assert!(
+            chunk::decompress(&DParams::default(), &ours).unwrap() == src,
+            "{filters:?}: ours"
+        );
+        let r = lib.decompress(1, &ours, src.len());
+        assert_eq!(r.rc, src.len() as i32, "{filters:?}: reference rc");
+        assert!(
+            r.out == src,
+            "{filters:?}: reference decodes our chunk wrongly"
+        );
+    }
+}

@@ -263,11 +263,14 @@ pub fn compress(
     // decoder therefore refuses (see `decompress::unheld_delta_bytes`): such
     // a chunk is written without delta (the other filters kept), which every
     // decoder reads back whole.
+    // The same goes for pipelines whose deltas the reference's decoder
+    // would undo from the wrong buffer (see `delta_placement`).
     let u = crate::filter::delta_unit(typesize.max(1) as usize);
     let without_delta;
     let params = if params.filters.contains(&DELTA)
-        && u > 1
-        && (!srcsize.is_multiple_of(u) || (nblocks > 1 && !blocksize.is_multiple_of(u)))
+        && ((u > 1
+            && (!srcsize.is_multiple_of(u) || (nblocks > 1 && !blocksize.is_multiple_of(u))))
+            || !super::delta_placement::reference_decodes(&params.filters))
     {
         let mut p = params.clone();
         for (f, m) in p.filters.iter_mut().zip(p.filters_meta.iter_mut()) {

@@ -15,6 +15,7 @@
 pub mod blocksize;
 pub(crate) mod compress;
 pub(crate) mod decompress;
+pub mod delta_placement;
 pub mod env;
 pub mod global;
 mod parallel;
