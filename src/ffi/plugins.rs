@@ -1,7 +1,7 @@
 //! User codecs, filters and tuners registered from C.
 #![allow(clippy::missing_safety_doc)]
 
-use super::ctx::{cparams_defaults, dparams_defaults};
+use super::ctx::{cparams_defaults, dparams_defaults, with_call_fields};
 use super::guard;
 use super::ptr::string;
 use super::types::*;
@@ -14,29 +14,21 @@ use std::os::raw::{c_int, c_void};
 use std::sync::{Arc, Mutex};
 
 fn cparams_for(info: &CallInfo) -> blosc2_cparams {
-    let mut c = cparams_defaults();
-    c.compcode = info.compcode;
-    c.compcode_meta = info.meta;
-    c.clevel = info.clevel;
-    c.use_dict = info.use_dict as c_int;
-    c.typesize = info.typesize;
-    c.nthreads = info.nthreads;
-    c.blocksize = info.blocksize;
-    c.splitmode = info.splitmode;
-    c.filters = info.filters;
-    c.filters_meta = info.filters_meta;
-    c.schunk = schunk_addr(&info.schunk) as *mut c_void;
-    c.codec_params = info.codec_params as *mut c_void;
-    c.filter_params = info.filter_params.map(|p| p as *mut c_void);
-    c
+    blosc2_cparams {
+        schunk: schunk_addr(&info.schunk) as *mut c_void,
+        codec_params: info.codec_params as *mut c_void,
+        filter_params: info.filter_params.map(|p| p as *mut c_void),
+        ..with_call_fields(cparams_defaults(), info)
+    }
 }
 
 fn dparams_for(info: &CallInfo) -> blosc2_dparams {
-    let mut d = dparams_defaults();
-    d.nthreads = info.nthreads;
-    d.typesize = info.typesize;
-    d.schunk = schunk_addr(&info.schunk) as *mut c_void;
-    d
+    blosc2_dparams {
+        nthreads: info.nthreads,
+        typesize: info.typesize,
+        schunk: schunk_addr(&info.schunk) as *mut c_void,
+        ..dparams_defaults()
+    }
 }
 
 struct CCodec {
