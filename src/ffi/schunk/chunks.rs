@@ -37,23 +37,33 @@ pub(super) unsafe fn with_chunk(
     Ok(r)
 }
 
+/// Where a chunk argument goes in the super-chunk.
+#[derive(Clone, Copy)]
+enum ChunkPut {
+    Append,
+    Insert(i64),
+    Update(i64),
+}
+
 /// What the three calls that store a chunk share: note the chunk index
-/// for the filters (`at`, or the end for an append), take the chunk
-/// argument and store it through the engine.
+/// for the filters (the end for an append), take the chunk argument and
+/// store it through the engine.
 ///
 /// # Safety
 /// As [`mutate`] and [`with_chunk`].
-unsafe fn put_chunk(
-    schunk: *mut blosc2_schunk,
-    at: Option<i64>,
-    chunk: *mut u8,
-    copy: bool,
-    put: impl FnOnce(&mut SuperChunk, Vec<u8>) -> Result<i64>,
-) -> i64 {
+unsafe fn put_chunk(schunk: *mut blosc2_schunk, put: ChunkPut, chunk: *mut u8, copy: bool) -> i64 {
     let call = |h: &mut Holder| {
-        h.c.current_nchunk = at.unwrap_or_else(|| h.sc.nchunks());
+        h.c.current_nchunk = match put {
+            ChunkPut::Append => h.sc.nchunks(),
+            ChunkPut::Insert(n) | ChunkPut::Update(n) => n,
+        };
+        let store = |c| match put {
+            ChunkPut::Append => h.sc.append_chunk(c),
+            ChunkPut::Insert(n) => h.sc.insert_chunk(n, c),
+            ChunkPut::Update(n) => h.sc.update_chunk(n, c),
+        };
         // SAFETY: guaranteed by the caller.
-        unsafe { with_chunk(chunk, copy, |c| put(&mut h.sc, c)) }
+        unsafe { with_chunk(chunk, copy, store) }
     };
     // SAFETY: guaranteed by the caller.
     unsafe { mutate(schunk, call) }
@@ -66,7 +76,7 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(
     copy: bool,
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe { put_chunk(schunk, None, chunk, copy, |sc, c| sc.append_chunk(c)) }
+    unsafe { put_chunk(schunk, ChunkPut::Append, chunk, copy) }
 }
 
 #[no_mangle]
@@ -77,11 +87,7 @@ pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
     copy: bool,
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
-            sc.insert_chunk(nchunk, c)
-        })
-    }
+    unsafe { put_chunk(schunk, ChunkPut::Insert(nchunk), chunk, copy) }
 }
 
 #[no_mangle]
@@ -92,11 +98,7 @@ pub unsafe extern "C" fn blosc2_schunk_update_chunk(
     copy: bool,
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
-            sc.update_chunk(nchunk, c)
-        })
-    }
+    unsafe { put_chunk(schunk, ChunkPut::Update(nchunk), chunk, copy) }
 }
 
 #[no_mangle]
