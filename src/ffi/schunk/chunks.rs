@@ -507,29 +507,15 @@ pub unsafe extern "C" fn blosc2_schunk_get_cparams(
         return Error::NullPointer.code();
     }
     let call = |h: &mut Access<'_>| {
-        // SAFETY: calloc'ed like the reference; all-zero is a valid blosc2_cparams.
-        let p = unsafe { libc::calloc(1, std::mem::size_of::<blosc2_cparams>()) }
-            as *mut blosc2_cparams;
-        if p.is_null() {
-            return Error::MemoryAlloc.code();
-        }
-        let sc = &h.sc;
-        // SAFETY: p is a fresh, zeroed blosc2_cparams.
-        let c = unsafe { &mut *p };
-        c.schunk = schunk as *mut c_void;
-        c.filters = sc.cparams.filters;
-        c.filters_meta = sc.cparams.filters_meta;
-        c.compcode = sc.cparams.compcode;
-        c.compcode_meta = sc.cparams.compcode_meta;
-        c.clevel = sc.cparams.clevel;
-        c.typesize = sc.cparams.typesize;
-        c.blocksize = sc.blocksize;
-        c.splitmode = sc.cparams.splitmode as i32;
-        c.use_dict = c_int::from(sc.cparams.use_dict);
-        c.nthreads = sc.cparams.nthreads;
-        // SAFETY: checked non-NULL above.
-        unsafe { *cparams = p };
-        0
+        let p = &h.sc.cparams;
+        let info = p.call_info(p.compcode_meta);
+        let make = |zero| blosc2_cparams {
+            schunk: schunk as *mut c_void,
+            blocksize: h.sc.blocksize,
+            ..with_call_fields(zero, &info)
+        };
+        // SAFETY: all-zero is a valid blosc2_cparams; cparams checked above.
+        unsafe { calloc_out(cparams, make) }
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, call) }
@@ -544,19 +530,13 @@ pub unsafe extern "C" fn blosc2_schunk_get_dparams(
         return Error::NullPointer.code();
     }
     let call = |h: &mut Access<'_>| {
-        // SAFETY: calloc'ed like the reference; all-zero is a valid blosc2_dparams.
-        let p = unsafe { libc::calloc(1, std::mem::size_of::<blosc2_dparams>()) }
-            as *mut blosc2_dparams;
-        if p.is_null() {
-            return Error::MemoryAlloc.code();
-        }
-        // SAFETY: p is a fresh, zeroed blosc2_dparams; dparams checked above.
-        unsafe {
-            (*p).schunk = schunk as *mut c_void;
-            (*p).nthreads = h.sc.dparams.nthreads;
-            *dparams = p;
-        }
-        0
+        let make = |zero| blosc2_dparams {
+            schunk: schunk as *mut c_void,
+            nthreads: h.sc.dparams.nthreads,
+            ..zero
+        };
+        // SAFETY: all-zero is a valid blosc2_dparams; dparams checked above.
+        unsafe { calloc_out(dparams, make) }
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, call) }
