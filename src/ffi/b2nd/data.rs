@@ -13,33 +13,31 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
     buffer: *const c_void,
     buffersize: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: ctx is NULL or a live context.
-            let c = unsafe { ctx_ref(ctx) }?;
-            if array.is_null() || buffer.is_null() {
-                return Err(Error::NullPointer);
-            }
-            let g = Geometry::new(&c.shape, &c.chunkshape, &c.blockshape)?;
-            let need = g
-                .nitems
-                .checked_mul(c.cparams.typesize as i64)
-                .ok_or(Error::InvalidParam)?;
-            if buffersize < need {
-                return Err(Error::InvalidParam);
-            }
-            // SAFETY: buffer holds buffersize >= need bytes.
-            let data = unsafe { caller_buffer(buffer, need) }?;
-            let a = array_new(c, Fill::Special(Special::Zero))?;
-            // SAFETY: a was just made.
-            let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
-            if let Err(e) = r {
-                // SAFETY: nobody else holds a.
-                unsafe { b2nd_free(a) };
-                return Err(e);
-            }
-            store(array, a)
-        })())
+    guarded_rc(|| {
+        // SAFETY: ctx is NULL or a live context.
+        let c = unsafe { ctx_ref(ctx) }?;
+        if array.is_null() || buffer.is_null() {
+            return Err(Error::NullPointer);
+        }
+        let g = Geometry::new(&c.shape, &c.chunkshape, &c.blockshape)?;
+        let need = g
+            .nitems
+            .checked_mul(c.cparams.typesize as i64)
+            .ok_or(Error::InvalidParam)?;
+        if buffersize < need {
+            return Err(Error::InvalidParam);
+        }
+        // SAFETY: buffer holds buffersize >= need bytes.
+        let data = unsafe { caller_buffer(buffer, need) }?;
+        let a = array_new(c, Fill::Special(Special::Zero))?;
+        // SAFETY: a was just made.
+        let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
+        if let Err(e) = r {
+            // SAFETY: nobody else holds a.
+            unsafe { b2nd_free(a) };
+            return Err(e);
+        }
+        store(array, a)
     })
 }
 
@@ -280,16 +278,32 @@ unsafe fn selection_lists<'a>(
     Ok(out)
 }
 
-/// The reference refuses buffers larger than the selection.
-fn check_selection_size(sel: &[&[i64]], typesize: i32, buffersize: i64) -> Result<()> {
+/// The index lists and buffer shape of an orthogonal selection of an
+/// array of `geom` and `typesize`; the reference refuses buffers larger
+/// than the selection.
+///
+/// # Safety
+/// As [`selection_lists`]; `buffershape` must hold `ndim` values when non-NULL.
+unsafe fn orthogonal_args<'a>(
+    geom: &Geometry,
+    typesize: i32,
+    (selection, sizes): (*mut *mut i64, *mut i64),
+    buffershape: *mut i64,
+    buffersize: i64,
+) -> Result<(Vec<&'a [i64]>, &'a [i64])> {
+    let nd = geom.ndim();
+    // SAFETY: guaranteed by the caller.
+    let sel = unsafe { selection_lists(selection, sizes, nd) }?;
     let mut n = typesize as i64;
-    for s in sel {
+    for s in &sel {
         n = n.checked_mul(s.len() as i64).ok_or(Error::InvalidParam)?;
     }
     if buffersize > n {
         return Err(Error::InvalidParam);
     }
-    Ok(())
+    // SAFETY: guaranteed by the caller.
+    let bs = unsafe { dims(buffershape, nd) }?;
+    Ok((sel, bs))
 }
 
 #[no_mangle]
@@ -305,10 +319,9 @@ pub unsafe extern "C" fn b2nd_get_orthogonal_selection(
     // b2nd.h says.
     unsafe {
         read_call(array, |sc, m| {
-            let nd = m.geom.ndim();
-            let sel = selection_lists(selection, selection_size, nd)?;
-            check_selection_size(&sel, sc.typesize(), buffersize)?;
-            let bs = dims(buffershape, nd)?;
+            let selection = (selection, selection_size);
+            let (sel, bs) =
+                orthogonal_args(&m.geom, sc.typesize(), selection, buffershape, buffersize)?;
             let out = caller_buffer_mut(buffer, buffersize)?;
             select::get_orthogonal(sc, &m.geom, &sel, out, bs)
         })
@@ -327,10 +340,9 @@ pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
     // SAFETY: as in b2nd_get_orthogonal_selection.
     unsafe {
         write_call(array, |sc, m| {
-            let nd = m.geom.ndim();
-            let sel = selection_lists(selection, selection_size, nd)?;
-            check_selection_size(&sel, sc.typesize(), buffersize)?;
-            let bs = dims(buffershape, nd)?;
+            let selection = (selection, selection_size);
+            let (sel, bs) =
+                orthogonal_args(&m.geom, sc.typesize(), selection, buffershape, buffersize)?;
             let data = caller_buffer(buffer, buffersize)?;
             select::set_orthogonal(sc, &m.geom, &sel, data, bs)
         })
