@@ -45,23 +45,16 @@ pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
     srcsize: i32,
     nblocks: *mut i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
+    guarded(|| {
         if src.is_null() || nblocks.is_null() {
-            return Error::InvalidParam.code();
+            return Err(Error::InvalidParam);
         }
         if srcsize < 32 {
-            return Error::ReadBuffer.code();
+            return Err(Error::ReadBuffer);
         }
         // SAFETY: srcsize bytes are readable; only the header is looked at.
-        let s = unsafe { bytes(src, 32) };
-        match chunk::vlblocks::nblocks(s) {
-            Ok(n) => {
-                // SAFETY: nblocks is valid for one i32.
-                unsafe { *nblocks = n as i32 };
-                0
-            }
-            Err(e) => e.code(),
-        }
+        let n = chunk::vlblocks::nblocks(unsafe { bytes(src, 32) })?;
+        store(nblocks, n as i32).map(|()| 0)
     })
 }
 

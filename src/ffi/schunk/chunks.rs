@@ -498,27 +498,40 @@ pub unsafe extern "C" fn blosc2_schunk_fill_special(
     }
 }
 
+/// What the two calls that hand out a super-chunk's parameters share: a
+/// NULL `out` is `BLOSC2_ERROR_NULL_POINTER` before the super-chunk is looked
+/// at; otherwise `*out` gets a calloc'ed `T` that `make` builds from the
+/// all-zero `T` and the super-chunk.
+///
+/// # Safety
+/// `schunk` as for [`reading`]; `out` NULL or valid for one pointer;
+/// all-zero bytes must be a valid `T`.
+unsafe fn params_out<T>(
+    schunk: *mut blosc2_schunk,
+    out: *mut *mut T,
+    make: impl FnOnce(T, &SuperChunk) -> T,
+) -> c_int {
+    if out.is_null() {
+        return Error::NullPointer.code();
+    }
+    // SAFETY: guaranteed by the caller.
+    let call = |h: &mut Access<'_>| unsafe { calloc_out(out, |zero| make(zero, &h.sc)) };
+    // SAFETY: guaranteed by the caller.
+    unsafe { reading(schunk, call) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_get_cparams(
     schunk: *mut blosc2_schunk,
     cparams: *mut *mut blosc2_cparams,
 ) -> c_int {
-    if cparams.is_null() {
-        return Error::NullPointer.code();
-    }
-    let call = |h: &mut Access<'_>| {
-        let p = &h.sc.cparams;
-        let info = p.call_info(p.compcode_meta);
-        let make = |zero| blosc2_cparams {
-            schunk: schunk as *mut c_void,
-            blocksize: h.sc.blocksize,
-            ..with_call_fields(zero, &info)
-        };
-        // SAFETY: all-zero is a valid blosc2_cparams; cparams checked above.
-        unsafe { calloc_out(cparams, make) }
+    let make = |zero, sc: &SuperChunk| blosc2_cparams {
+        schunk: schunk as *mut c_void,
+        blocksize: sc.blocksize,
+        ..with_call_fields(zero, &sc.cparams.call_info(sc.cparams.compcode_meta))
     };
-    // SAFETY: a super-chunk pointer from this library.
-    unsafe { reading(schunk, call) }
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { params_out(schunk, cparams, make) }
 }
 
 #[no_mangle]
@@ -526,20 +539,13 @@ pub unsafe extern "C" fn blosc2_schunk_get_dparams(
     schunk: *mut blosc2_schunk,
     dparams: *mut *mut blosc2_dparams,
 ) -> c_int {
-    if dparams.is_null() {
-        return Error::NullPointer.code();
-    }
-    let call = |h: &mut Access<'_>| {
-        let make = |zero| blosc2_dparams {
-            schunk: schunk as *mut c_void,
-            nthreads: h.sc.dparams.nthreads,
-            ..zero
-        };
-        // SAFETY: all-zero is a valid blosc2_dparams; dparams checked above.
-        unsafe { calloc_out(dparams, make) }
+    let make = |zero, sc: &SuperChunk| blosc2_dparams {
+        schunk: schunk as *mut c_void,
+        nthreads: sc.dparams.nthreads,
+        ..zero
     };
-    // SAFETY: a super-chunk pointer from this library.
-    unsafe { reading(schunk, call) }
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { params_out(schunk, dparams, make) }
 }
 
 #[no_mangle]
