@@ -50,15 +50,7 @@ pub unsafe extern "C" fn b2nd_to_cbuffer(
     // SAFETY: array is NULL or ours; buffer holds buffersize bytes.
     unsafe {
         read_call(array, |sc, m| {
-            let need = m
-                .geom
-                .nitems
-                .checked_mul(sc.typesize() as i64)
-                .ok_or(Error::InvalidParam)?;
-            if buffersize < need {
-                return Err(Error::InvalidParam);
-            }
-            let out = caller_buffer_mut(buffer, buffersize)?;
+            let out = output_for(buffer, buffersize, m.geom.nitems, sc.typesize())?;
             if m.geom.nitems == 0 {
                 return Ok(());
             }
@@ -85,16 +77,36 @@ pub unsafe extern "C" fn b2nd_get_sparse_cbuffer(
                 return Ok(());
             }
             let coords = required_items(coords, n)?;
-            let need = ncoords
-                .checked_mul(sc.typesize() as i64)
-                .ok_or(Error::InvalidParam)?;
-            if buffersize < need {
-                return Err(Error::InvalidParam);
-            }
-            let out = caller_buffer_mut(buffer, buffersize)?;
+            let out = output_for(buffer, buffersize, ncoords, sc.typesize())?;
             select::get_sparse(sc, &m.geom, coords, out)
         })
     }
+}
+
+/// The caller's buffer for `nitems` items of `typesize` bytes (a smaller
+/// one is `InvalidParam`).
+///
+/// # Safety
+/// As [`caller_buffer_mut`].
+unsafe fn output_for<'a>(
+    buffer: *mut c_void,
+    buffersize: i64,
+    nitems: i64,
+    typesize: i32,
+) -> Result<&'a mut [u8]> {
+    let need = nitems
+        .checked_mul(typesize as i64)
+        .ok_or(Error::InvalidParam)?;
+    if buffersize < need {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { caller_buffer_mut(buffer, buffersize) }
+}
+
+/// An axis argument (a negative one is `InvalidParam`).
+fn axis_arg(axis: i8) -> Result<usize> {
+    usize::try_from(axis).map_err(|_| Error::InvalidParam)
 }
 
 /// The `ndim` values of a box argument.
@@ -197,7 +209,7 @@ pub unsafe extern "C" fn b2nd_insert(
     unsafe {
         write_call(array, |sc, m| {
             let data = caller_buffer(buffer, buffersize)?;
-            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+            let axis = axis_arg(axis)?;
             reshape::insert(sc, m, data, axis, insert_start)
         })
     }
@@ -214,7 +226,7 @@ pub unsafe extern "C" fn b2nd_append(
     unsafe {
         write_call(array, |sc, m| {
             let data = caller_buffer(buffer, buffersize)?;
-            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+            let axis = axis_arg(axis)?;
             let at = *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
             reshape::insert(sc, m, data, axis, at)
         })
@@ -231,7 +243,7 @@ pub unsafe extern "C" fn b2nd_delete(
     // SAFETY: array is NULL or live.
     unsafe {
         write_call(array, |sc, m| {
-            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+            let axis = axis_arg(axis)?;
             reshape::delete(sc, m, axis, delete_start, delete_len)
         })
     }
@@ -278,23 +290,24 @@ unsafe fn selection_lists<'a>(
     Ok(out)
 }
 
-/// The index lists and buffer shape of an orthogonal selection of an
-/// array of `geom` and `typesize`; the reference refuses buffers larger
-/// than the selection.
+/// The index lists and buffer shape of an orthogonal selection of the
+/// array `m` of `sc`; the reference refuses buffers larger than the
+/// selection.
 ///
 /// # Safety
 /// As [`selection_lists`]; `buffershape` must hold `ndim` values when non-NULL.
 unsafe fn orthogonal_args<'a>(
-    geom: &Geometry,
-    typesize: i32,
-    (selection, sizes): (*mut *mut i64, *mut i64),
+    sc: &SuperChunk,
+    m: &ArrayMeta,
+    selection: *mut *mut i64,
+    sizes: *mut i64,
     buffershape: *mut i64,
     buffersize: i64,
 ) -> Result<(Vec<&'a [i64]>, &'a [i64])> {
-    let nd = geom.ndim();
+    let nd = m.geom.ndim();
     // SAFETY: guaranteed by the caller.
     let sel = unsafe { selection_lists(selection, sizes, nd) }?;
-    let mut n = typesize as i64;
+    let mut n = sc.typesize() as i64;
     for s in &sel {
         n = n.checked_mul(s.len() as i64).ok_or(Error::InvalidParam)?;
     }
@@ -319,9 +332,8 @@ pub unsafe extern "C" fn b2nd_get_orthogonal_selection(
     // b2nd.h says.
     unsafe {
         read_call(array, |sc, m| {
-            let selection = (selection, selection_size);
             let (sel, bs) =
-                orthogonal_args(&m.geom, sc.typesize(), selection, buffershape, buffersize)?;
+                orthogonal_args(sc, m, selection, selection_size, buffershape, buffersize)?;
             let out = caller_buffer_mut(buffer, buffersize)?;
             select::get_orthogonal(sc, &m.geom, &sel, out, bs)
         })
@@ -340,9 +352,8 @@ pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
     // SAFETY: as in b2nd_get_orthogonal_selection.
     unsafe {
         write_call(array, |sc, m| {
-            let selection = (selection, selection_size);
             let (sel, bs) =
-                orthogonal_args(&m.geom, sc.typesize(), selection, buffershape, buffersize)?;
+                orthogonal_args(sc, m, selection, selection_size, buffershape, buffersize)?;
             let data = caller_buffer(buffer, buffersize)?;
             select::set_orthogonal(sc, &m.geom, &sel, data, bs)
         })
