@@ -293,3 +293,23 @@ pub unsafe extern "C" fn blosc2_set_maskout(
     // SAFETY: ctx is NULL or live (caller's contract).
     unsafe { with_context(ctx, Direction::Either, call) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_prologue_checks_null_then_direction() {
+        // SAFETY: a NULL context and one made here, freed once.
+        unsafe {
+            let null = std::ptr::null_mut();
+            let code_of = |c, d| with_context(c, d, |_| Ok(7));
+            assert_eq!(code_of(null, Direction::Either), Error::NullPointer.code());
+            let d = blosc2_create_dctx(dparams_defaults());
+            assert_eq!(code_of(d, Direction::Compress), Error::InvalidParam.code());
+            assert_eq!(code_of(d, Direction::Decompress), 7);
+            assert_eq!(code_of(d, Direction::Either), 7);
+            blosc2_free_ctx(d);
+        }
+    }
+}

@@ -501,8 +501,10 @@ pub unsafe extern "C" fn b2nd_empty(
     ctx: *mut b2nd_context_t,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
+    // As the reference: an empty array is a zero-filled one, so that its
+    // compression ratio does not depend on leftover bytes.
     // SAFETY: forwarded contract.
-    unsafe { create(ctx, array, Fill::Special(Special::Zero)) }
+    unsafe { b2nd_zeros(ctx, array) }
 }
 
 #[no_mangle]

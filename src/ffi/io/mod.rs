@@ -338,3 +338,18 @@ mod stdio;
 
 pub use mmap::*;
 pub use stdio::*;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_name_their_byte_range_or_nothing() {
+        assert_eq!(request_range(4, 3, 10), Some(10..22));
+        assert_eq!(request_range(0, 3, 5), Some(5..5));
+        assert_eq!(request_range(-1, 3, 0), None);
+        assert_eq!(request_range(1, 1, -1), None);
+        assert_eq!(request_range(i64::MAX, 2, 0), None);
+        assert_eq!(request_range(1, i64::MAX, 1), None);
+    }
+}
