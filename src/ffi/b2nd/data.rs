@@ -30,13 +30,11 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
         // SAFETY: buffer holds buffersize >= need bytes.
         let data = unsafe { caller_buffer(buffer, need) }?;
         let a = array_new(c, Fill::Special(Special::Zero))?;
-        // SAFETY: a was just made.
-        let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
-        if let Err(e) = r {
-            // SAFETY: nobody else holds a.
-            unsafe { b2nd_free(a) };
-            return Err(e);
-        }
+        // SAFETY: a was just made and nobody else holds it.
+        let a = unsafe {
+            let r = write(a, |sc, m| array::from_buffer(sc, &m.geom, data));
+            kept_or_freed(a, r)
+        }?;
         store(array, a)
     })
 }
@@ -197,6 +195,32 @@ pub unsafe extern "C" fn b2nd_resize(
     }
 }
 
+/// What `b2nd_insert` and `b2nd_append` share: the items in `buffer` go in
+/// along `axis` from `start` (`None`: at the end of that axis).
+///
+/// # Safety
+/// `array` NULL or live; `buffer` valid for `buffersize` bytes when non-NULL.
+unsafe fn insert_items(
+    array: *mut b2nd_array_t,
+    buffer: *const c_void,
+    buffersize: i64,
+    axis: i8,
+    start: Option<i64>,
+) -> c_int {
+    let call = |sc: &mut SuperChunk, m: &mut ArrayMeta| {
+        // SAFETY: guaranteed by the caller.
+        let data = unsafe { caller_buffer(buffer, buffersize) }?;
+        let axis = axis_arg(axis)?;
+        let at = match start {
+            Some(at) => at,
+            None => *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?,
+        };
+        reshape::insert(sc, m, data, axis, at)
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { write_call(array, call) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_insert(
     array: *mut b2nd_array_t,
@@ -206,13 +230,7 @@ pub unsafe extern "C" fn b2nd_insert(
     insert_start: i64,
 ) -> c_int {
     // SAFETY: array is NULL or live; buffer holds buffersize bytes.
-    unsafe {
-        write_call(array, |sc, m| {
-            let data = caller_buffer(buffer, buffersize)?;
-            let axis = axis_arg(axis)?;
-            reshape::insert(sc, m, data, axis, insert_start)
-        })
-    }
+    unsafe { insert_items(array, buffer, buffersize, axis, Some(insert_start)) }
 }
 
 #[no_mangle]
@@ -223,14 +241,7 @@ pub unsafe extern "C" fn b2nd_append(
     axis: i8,
 ) -> c_int {
     // SAFETY: array is NULL or live; buffer holds buffersize bytes.
-    unsafe {
-        write_call(array, |sc, m| {
-            let data = caller_buffer(buffer, buffersize)?;
-            let axis = axis_arg(axis)?;
-            let at = *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
-            reshape::insert(sc, m, data, axis, at)
-        })
-    }
+    unsafe { insert_items(array, buffer, buffersize, axis, None) }
 }
 
 #[no_mangle]

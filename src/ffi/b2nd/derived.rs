@@ -45,11 +45,8 @@ unsafe fn fill_from(
             })
         })
     };
-    if r.is_err() {
-        // SAFETY: nobody else holds dst.
-        unsafe { b2nd_free(dst) };
-    }
-    r
+    // SAFETY: nobody else holds dst.
+    unsafe { kept_or_freed(dst, r) }.map(|_| ())
 }
 
 #[no_mangle]
@@ -174,12 +171,8 @@ unsafe fn copy_array(
     // SAFETY: src is live, a was just made.
     unsafe {
         fill_from(src, &zero, a)?;
-        if let Err(e) = copy_vlmetas(s.c.sc, holder(a)?.c.sc) {
-            b2nd_free(a);
-            return Err(e);
-        }
+        kept_or_freed(a, copy_vlmetas(s.c.sc, holder(a)?.c.sc))
     }
-    Ok(a)
 }
 
 #[no_mangle]
@@ -275,12 +268,8 @@ unsafe fn view(
         })
         .and_then(|_| copy_vlmetas(src.c.sc, holder(a)?.c.sc))
     };
-    if let Err(e) = r {
-        // SAFETY: a is ours alone.
-        unsafe { b2nd_free(a) };
-        return Err(e);
-    }
-    Ok(a)
+    // SAFETY: a is ours alone.
+    unsafe { kept_or_freed(a, r) }
 }
 
 #[no_mangle]

@@ -553,6 +553,20 @@ pub unsafe extern "C" fn b2nd_full(
     })
 }
 
+/// The new array `a` when `r` (the call that filled it) succeeded;
+/// otherwise `a` is freed and `r`'s error comes back.
+///
+/// # Safety
+/// `a` must be a live array of this library that nobody else holds.
+unsafe fn kept_or_freed<T>(a: *mut b2nd_array_t, r: Result<T>) -> Result<*mut b2nd_array_t> {
+    if let Err(e) = r {
+        // SAFETY: guaranteed by the caller.
+        unsafe { b2nd_free(a) };
+        return Err(e);
+    }
+    Ok(a)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_free(array: *mut b2nd_array_t) -> c_int {
     guard(Error::Failure.code(), || {
