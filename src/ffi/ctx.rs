@@ -5,6 +5,8 @@ use crate::chunk::env::EnvOverrides;
 use crate::chunk::{
     CParams, DParams, Postfilter, PostfilterArgs, Prefilter, PrefilterArgs, SplitMode,
 };
+use crate::plugin::CallInfo;
+use std::os::raw::c_int;
 use std::sync::Arc;
 
 /// What `blosc2_create_cctx` / `blosc2_create_dctx` return.
@@ -31,53 +33,97 @@ fn next_context_id() -> u64 {
     NEXT_CONTEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// What the prefilter and postfilter parameter blocks share: the block's
-/// buffers and place, the scratch buffer and the context.
-trait BlockParams: Copy {
-    /// Point the block at `input`, `output` and `scratch`, block `nblock` of
-    /// chunk `nchunk` run by thread `tid` of context `ctx`.
-    #[allow(clippy::too_many_arguments)]
-    fn place(
-        &mut self,
-        input: &[u8],
-        output: &mut [u8],
-        nchunk: i64,
-        nblock: i32,
-        tid: i32,
-        scratch: &mut [u8],
-        ctx: *mut blosc2_context,
-    );
+/// What the prefilter and postfilter parameter blocks share: where the
+/// block's input and output are, which block of which chunk, the worker's
+/// scratch buffer and the context.
+#[derive(Clone, Copy)]
+struct BlockPlace {
+    input: *const u8,
+    output: *mut u8,
+    nchunk: i64,
+    nblock: i32,
+    tid: i32,
+    ttmp: *mut u8,
+    ttmp_nbytes: usize,
+    ctx: *mut blosc2_context,
 }
 
-/// [`BlockParams`] for a parameter block type with the shared fields.
+impl BlockPlace {
+    /// Block `nblock` of chunk `nchunk`, run by worker `tid` of context `ctx`.
+    fn new(
+        (input, output, scratch): (&[u8], &mut [u8], &mut [u8]),
+        (nchunk, nblock, tid): (i64, i32, i32),
+        ctx: *mut blosc2_context,
+    ) -> BlockPlace {
+        BlockPlace {
+            input: input.as_ptr(),
+            output: output.as_mut_ptr(),
+            nchunk,
+            nblock,
+            tid,
+            ttmp: scratch.as_mut_ptr(),
+            ttmp_nbytes: scratch.len(),
+            ctx,
+        }
+    }
+}
+
+/// A prefilter or postfilter parameter block: the [`BlockPlace`] fields
+/// and fields of its own.
+trait BlockParams: Copy {
+    /// The block with no user data and no place (chunk -1), its own fields zero.
+    fn empty() -> Self;
+    /// This block pointed at `at`.
+    fn placed(self, at: BlockPlace) -> Self;
+}
+
+/// [`BlockParams`] for a parameter block type with the [`BlockPlace`]
+/// fields, given the zero values of its own fields.
 macro_rules! block_params {
-    ($t:ty) => {
+    ($t:ident { $($own:ident: $zero:expr),* }) => {
         impl BlockParams for $t {
-            fn place(
-                &mut self,
-                input: &[u8],
-                output: &mut [u8],
-                nchunk: i64,
-                nblock: i32,
-                tid: i32,
-                scratch: &mut [u8],
-                ctx: *mut blosc2_context,
-            ) {
-                self.input = input.as_ptr();
-                self.output = output.as_mut_ptr();
-                self.nchunk = nchunk;
-                self.nblock = nblock;
-                self.tid = tid;
-                self.ttmp = scratch.as_mut_ptr();
-                self.ttmp_nbytes = scratch.len();
-                self.ctx = ctx;
+            fn empty() -> Self {
+                $t {
+                    user_data: std::ptr::null_mut(),
+                    input: std::ptr::null(),
+                    output: std::ptr::null_mut(),
+                    nchunk: -1,
+                    nblock: 0,
+                    tid: 0,
+                    ttmp: std::ptr::null_mut(),
+                    ttmp_nbytes: 0,
+                    ctx: std::ptr::null_mut(),
+                    $($own: $zero),*
+                }
+            }
+            fn placed(self, at: BlockPlace) -> Self {
+                $t {
+                    input: at.input,
+                    output: at.output,
+                    nchunk: at.nchunk,
+                    nblock: at.nblock,
+                    tid: at.tid,
+                    ttmp: at.ttmp,
+                    ttmp_nbytes: at.ttmp_nbytes,
+                    ctx: at.ctx,
+                    ..self
+                }
             }
         }
     };
 }
 
-block_params!(blosc2_prefilter_params);
-block_params!(blosc2_postfilter_params);
+block_params!(blosc2_prefilter_params {
+    output_size: 0,
+    output_typesize: 0,
+    output_offset: 0,
+    output_is_disposable: false
+});
+block_params!(blosc2_postfilter_params {
+    size: 0,
+    typesize: 0,
+    offset: 0
+});
 
 /// A C prefilter or postfilter (`P`, its parameter block), called once per
 /// block with a copy of the parameters it was given.
@@ -95,18 +141,13 @@ unsafe impl<P> Sync for CBlockHook<P> {}
 
 impl<P: BlockParams> CBlockHook<P> {
     /// The hook `f` of context `ctx`, with a copy of the parameter block at
-    /// `params` (`empty()` for NULL).
+    /// `params` (an empty one for NULL).
     ///
     /// # Safety
     /// `params` must be NULL or point at a valid parameter block.
-    unsafe fn new(
-        f: unsafe extern "C" fn(*mut P) -> i32,
-        params: *const P,
-        empty: fn() -> P,
-        ctx: &Context,
-    ) -> Self {
+    unsafe fn new(f: unsafe extern "C" fn(*mut P) -> i32, params: *const P, ctx: &Context) -> Self {
         // SAFETY: guaranteed by the caller.
-        let params = unsafe { params.as_ref() }.copied().unwrap_or_else(empty);
+        let params = unsafe { params.as_ref() }.copied().unwrap_or_else(P::empty);
         CBlockHook {
             f,
             params,
@@ -114,15 +155,17 @@ impl<P: BlockParams> CBlockHook<P> {
         }
     }
 
-    /// Call the hook on a copy of its parameters placed by `place` and
-    /// completed by `fill`.
+    /// Call the hook on a copy of its parameters pointed at `buffers`
+    /// (input, output, scratch) and block `index` (nchunk, nblock, tid),
+    /// and completed by `fill`.
     fn call(
         &self,
-        place: impl FnOnce(&mut P, *mut blosc2_context),
+        buffers: (&[u8], &mut [u8], &mut [u8]),
+        index: (i64, i32, i32),
         fill: impl FnOnce(&mut P),
     ) -> i32 {
-        let mut p = self.params;
-        place(&mut p, self.ctx as *mut blosc2_context);
+        let at = BlockPlace::new(buffers, index, self.ctx as *mut blosc2_context);
+        let mut p = self.params.placed(at);
         fill(&mut p);
         // SAFETY: the function pointer came from the C caller; the parameter
         // block lives on our stack and its buffers are live slices of the
@@ -139,7 +182,8 @@ type CPostfilter = CBlockHook<blosc2_postfilter_params>;
 impl Prefilter for CPrefilter {
     fn apply(&self, a: PrefilterArgs<'_>) -> i32 {
         self.call(
-            |p, ctx| p.place(a.input, a.output, a.nchunk, a.nblock, a.tid, a.scratch, ctx),
+            (a.input, a.output, a.scratch),
+            (a.nchunk, a.nblock, a.tid),
             |p| {
                 p.output_size = a.output_size;
                 p.output_typesize = a.output_typesize;
@@ -160,50 +204,14 @@ impl Postfilter for CPostfilter {
     fn apply(&self, a: PostfilterArgs<'_>) -> i32 {
         let size = a.input.len() as i32;
         self.call(
-            |p, ctx| p.place(a.input, a.output, a.nchunk, a.nblock, a.tid, a.scratch, ctx),
+            (a.input, a.output, a.scratch),
+            (a.nchunk, a.nblock, a.tid),
             |p| {
                 p.size = size;
                 p.typesize = a.typesize;
                 p.offset = a.offset;
             },
         )
-    }
-}
-
-/// The all-zero prefilter parameter block.
-pub fn empty_preparams() -> blosc2_prefilter_params {
-    blosc2_prefilter_params {
-        user_data: std::ptr::null_mut(),
-        input: std::ptr::null(),
-        output: std::ptr::null_mut(),
-        output_size: 0,
-        output_typesize: 0,
-        output_offset: 0,
-        nchunk: -1,
-        nblock: 0,
-        tid: 0,
-        ttmp: std::ptr::null_mut(),
-        ttmp_nbytes: 0,
-        ctx: std::ptr::null_mut(),
-        output_is_disposable: false,
-    }
-}
-
-/// The all-zero postfilter parameter block.
-pub fn empty_postparams() -> blosc2_postfilter_params {
-    blosc2_postfilter_params {
-        user_data: std::ptr::null_mut(),
-        input: std::ptr::null(),
-        output: std::ptr::null_mut(),
-        size: 0,
-        typesize: 0,
-        offset: 0,
-        nchunk: -1,
-        nblock: 0,
-        tid: 0,
-        ttmp: std::ptr::null_mut(),
-        ttmp_nbytes: 0,
-        ctx: std::ptr::null_mut(),
     }
 }
 
@@ -239,6 +247,25 @@ pub fn dparams_defaults() -> blosc2_dparams {
         postfilter: None,
         postparams: std::ptr::null_mut(),
         typesize: 8,
+    }
+}
+
+/// `c` with the fields that describe a compression the way a plugin call
+/// sees it (codec and its meta byte, level, sizes, threads, split mode,
+/// filters); the pointers of `c` stay as they are.
+pub(crate) fn with_call_fields(c: blosc2_cparams, info: &CallInfo) -> blosc2_cparams {
+    blosc2_cparams {
+        compcode: info.compcode,
+        compcode_meta: info.meta,
+        clevel: info.clevel,
+        use_dict: info.use_dict as c_int,
+        typesize: info.typesize,
+        nthreads: info.nthreads,
+        blocksize: info.blocksize,
+        splitmode: info.splitmode,
+        filters: info.filters,
+        filters_meta: info.filters_meta,
+        ..c
     }
 }
 
@@ -295,11 +322,30 @@ impl Context {
         if let Some(f) = c.prefilter {
             // SAFETY: blosc2.h requires preparams to be NULL or valid with a
             // prefilter; it is copied, like the reference does.
-            let hook = unsafe { CPrefilter::new(f, c.preparams, empty_preparams, &ctx) };
+            let hook = unsafe { CPrefilter::new(f, c.preparams, &ctx) };
             ctx.preparams = Some(Box::new(hook.params));
             ctx.cparams.prefilter = Some(Arc::new(hook));
         }
         Some(ctx)
+    }
+
+    /// The compression parameters as `blosc2_ctx_get_cparams` returns them:
+    /// the C ones given, with what the context holds now.
+    pub(crate) fn cparams_as_c(&mut self) -> blosc2_cparams {
+        let info = self.cparams.call_info(self.cparams.compcode_meta);
+        let mut out = with_call_fields(self.c_cparams, &info);
+        if let Some(pp) = self.preparams.as_mut() {
+            out.preparams = &mut **pp;
+        }
+        out
+    }
+
+    /// The decompression parameters as `blosc2_ctx_get_dparams` returns them.
+    pub(crate) fn dparams_as_c(&mut self) -> blosc2_dparams {
+        blosc2_dparams {
+            nthreads: self.dparams.nthreads,
+            ..self.c_dparams
+        }
     }
 
     /// Build a decompression context.
@@ -326,7 +372,7 @@ impl Context {
         if let Some(f) = d.postfilter {
             // SAFETY: blosc2.h requires postparams to be NULL or valid with a
             // postfilter; it is copied here.
-            let hook = unsafe { CPostfilter::new(f, d.postparams, empty_postparams, &ctx) };
+            let hook = unsafe { CPostfilter::new(f, d.postparams, &ctx) };
             ctx.dparams.postfilter = Some(Arc::new(hook));
         }
         ctx

@@ -22,6 +22,12 @@ pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
 }
 
+/// Run `f` under [`guard`] and map its result to the C convention (a panic
+/// is `BLOSC2_ERROR_FAILURE`).
+pub(crate) fn guarded(f: impl FnOnce() -> crate::Result<usize>) -> i32 {
+    guard(crate::error::Error::Failure.code(), || code(f()))
+}
+
 /// Map an engine result to the C convention (size or negative code).
 pub(crate) fn code(r: crate::Result<usize>) -> i32 {
     match r {

@@ -1,7 +1,7 @@
 //! User codecs, filters and tuners registered from C.
 #![allow(clippy::missing_safety_doc)]
 
-use super::ctx::{cparams_defaults, dparams_defaults};
+use super::ctx::{cparams_defaults, dparams_defaults, with_call_fields};
 use super::guard;
 use super::ptr::string;
 use super::types::*;
@@ -14,29 +14,21 @@ use std::os::raw::{c_int, c_void};
 use std::sync::{Arc, Mutex};
 
 fn cparams_for(info: &CallInfo) -> blosc2_cparams {
-    let mut c = cparams_defaults();
-    c.compcode = info.compcode;
-    c.compcode_meta = info.meta;
-    c.clevel = info.clevel;
-    c.use_dict = info.use_dict as c_int;
-    c.typesize = info.typesize;
-    c.nthreads = info.nthreads;
-    c.blocksize = info.blocksize;
-    c.splitmode = info.splitmode;
-    c.filters = info.filters;
-    c.filters_meta = info.filters_meta;
-    c.schunk = schunk_addr(&info.schunk) as *mut c_void;
-    c.codec_params = info.codec_params as *mut c_void;
-    c.filter_params = info.filter_params.map(|p| p as *mut c_void);
-    c
+    blosc2_cparams {
+        schunk: schunk_addr(&info.schunk) as *mut c_void,
+        codec_params: info.codec_params as *mut c_void,
+        filter_params: info.filter_params.map(|p| p as *mut c_void),
+        ..with_call_fields(cparams_defaults(), info)
+    }
 }
 
 fn dparams_for(info: &CallInfo) -> blosc2_dparams {
-    let mut d = dparams_defaults();
-    d.nthreads = info.nthreads;
-    d.typesize = info.typesize;
-    d.schunk = schunk_addr(&info.schunk) as *mut c_void;
-    d
+    blosc2_dparams {
+        nthreads: info.nthreads,
+        typesize: info.typesize,
+        schunk: schunk_addr(&info.schunk) as *mut c_void,
+        ..dparams_defaults()
+    }
 }
 
 struct CCodec {
@@ -139,76 +131,88 @@ impl FilterPlugin for CFilter {
     }
 }
 
-/// `0` for a registration the engine accepted, its error code otherwise.
-fn registered(r: crate::error::Result<()>) -> c_int {
-    r.map_or_else(Error::code, |()| 0)
+/// What the three register calls share: a NULL description is
+/// `BLOSC2_ERROR_INVALID_PARAM`; otherwise `register` gets it and its name
+/// (a NULL name is empty), and 0 or its error code comes back.
+///
+/// # Safety
+/// `p` must be NULL or point at a valid description whose name is NULL or a
+/// C string.
+unsafe fn register_from<T>(
+    p: *mut T,
+    name: impl FnOnce(&T) -> *const std::os::raw::c_char,
+    register: impl FnOnce(&T, String) -> crate::error::Result<()>,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: guaranteed by the caller.
+        let Some(t) = (unsafe { p.as_ref() }) else {
+            return Error::InvalidParam.code();
+        };
+        // SAFETY: guaranteed by the caller.
+        let n = unsafe { string(name(t)) }.unwrap_or_default();
+        register(t, n).map_or_else(Error::code, |()| 0)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: codec is null or a valid blosc2_codec.
-        let Some(c) = (unsafe { codec.as_ref() }) else {
-            return Error::InvalidParam.code();
-        };
-        registered(codec::register(RegisteredCodec {
+    let register = |c: &blosc2_codec, name| {
+        codec::register(RegisteredCodec {
             compcode: c.compcode,
-            // SAFETY: names given to the register functions are NULL or C strings.
-            name: unsafe { string(c.compname) }.unwrap_or_default(),
+            name,
             complib: c.complib,
             version: c.version,
             plugin: Arc::new(CCodec {
                 encoder: c.encoder,
                 decoder: c.decoder,
             }),
-        }))
-    })
+        })
+    };
+    // SAFETY: codec is NULL or a valid blosc2_codec (blosc2.h).
+    unsafe { register_from(codec, |c| c.compname, register) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: filter is null or a valid blosc2_filter.
-        let Some(f) = (unsafe { filter.as_ref() }) else {
-            return Error::InvalidParam.code();
-        };
-        registered(user_filter::register(RegisteredFilter {
+    let register = |f: &blosc2_filter, name| {
+        user_filter::register(RegisteredFilter {
             id: f.id,
-            // SAFETY: names given to the register functions are NULL or C strings.
-            name: unsafe { string(f.name) }.unwrap_or_default(),
+            name,
             version: f.version,
             plugin: Arc::new(CFilter {
                 forward: f.forward,
                 backward: f.backward,
             }),
-        }))
-    })
+        })
+    };
+    // SAFETY: filter is NULL or a valid blosc2_filter (blosc2.h).
+    unsafe { register_from(filter, |f| f.name, register) }
 }
 
 static TUNERS: Mutex<Vec<(c_int, String)>> = Mutex::new(Vec::new());
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: tuner is null or a valid blosc2_tuner.
-        let Some(t) = (unsafe { tuner.as_ref() }) else {
-            return Error::InvalidParam.code();
-        };
+    let register = |t: &blosc2_tuner, name: String| {
         if t.id < 160 {
-            return Error::Failure.code();
+            return Err(Error::Failure);
         }
-        // SAFETY: names given to the register functions are NULL or C strings.
-        let name = unsafe { string(t.name) }.unwrap_or_default();
         let mut reg = TUNERS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, n)) = reg.iter().find(|(id, _)| *id == t.id) {
-            return if *n == name { 0 } else { Error::Failure.code() };
+            return if *n == name {
+                Ok(())
+            } else {
+                Err(Error::Failure)
+            };
         }
         if reg.len() >= 255 {
-            return Error::CodecSupport.code();
+            return Err(Error::CodecSupport);
         }
         reg.push((t.id, name));
-        0
-    })
+        Ok(())
+    };
+    // SAFETY: tuner is NULL or a valid blosc2_tuner (blosc2.h).
+    unsafe { register_from(tuner, |t| t.name, register) }
 }
 
 /// The `blosc2_schunk` at an address taken from C parameters, as the

@@ -169,6 +169,27 @@ pub(crate) fn malloc_copy(b: &[u8]) -> *mut u8 {
     malloc_bytes(b, false).unwrap_or(std::ptr::null_mut())
 }
 
+/// A calloc'ed `T` (freed by C with `free()`, like the reference's) made
+/// by `make` from the all-zero `T`, handed to C through `out`: 0, or
+/// `BLOSC2_ERROR_MEMORY_ALLOC`.
+///
+/// # Safety
+/// All-zero bytes must be a valid `T`; `out` must be valid for one pointer.
+pub(crate) unsafe fn calloc_out<T>(out: *mut *mut T, make: impl FnOnce(T) -> T) -> i32 {
+    // SAFETY: calloc of one T; the result is checked.
+    let p = unsafe { libc::calloc(1, std::mem::size_of::<T>()) } as *mut T;
+    if p.is_null() {
+        return Error::MemoryAlloc.code();
+    }
+    // SAFETY: p holds one zeroed T, valid as the caller guarantees; out is
+    // valid for one pointer.
+    unsafe {
+        p.write(make(p.read()));
+        *out = p;
+    }
+    0
+}
+
 /// A malloc'ed array of `v` in native order (NULL when malloc fails).
 pub(crate) fn malloc_i64s(v: &[i64]) -> *mut i64 {
     let raw: Vec<u8> = v.iter().flat_map(|i| i.to_ne_bytes()).collect();

@@ -29,11 +29,47 @@ pub unsafe extern "C" fn blosc2_free_ctx(context: *mut blosc2_context) {
     })
 }
 
+/// Which contexts a call takes: the compressing calls refuse a
+/// decompression context and the decompressing calls a compression one.
+#[derive(Clone, Copy)]
+pub(super) enum Direction {
+    Compress,
+    Decompress,
+    Either,
+}
+
+impl Direction {
+    fn allows(self, ctx: &Context) -> bool {
+        match self {
+            Direction::Compress => ctx.compress,
+            Direction::Decompress => !ctx.compress,
+            Direction::Either => true,
+        }
+    }
+}
+
+/// The prologue every call on a context shares: a NULL context is
+/// `BLOSC2_ERROR_NULL_POINTER` before anything else is looked at, a context
+/// made for the other direction `BLOSC2_ERROR_INVALID_PARAM`; otherwise `f`
+/// runs on it and its result is mapped to the C convention.
+///
 /// # Safety
-/// `ctx` must be null or a live context from this library.
-pub(super) unsafe fn ctx_ref<'a>(ctx: *mut blosc2_context) -> Option<&'a mut Context> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { ctx.as_mut() }
+/// `context` must be NULL or a live context from this library.
+pub(super) unsafe fn with_context(
+    context: *mut blosc2_context,
+    direction: Direction,
+    f: impl FnOnce(&mut Context) -> Result<usize, Error>,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        // SAFETY: guaranteed by the caller.
+        let Some(ctx) = (unsafe { context.as_mut() }) else {
+            return Error::NullPointer.code();
+        };
+        if !direction.allows(ctx) {
+            return Error::InvalidParam.code();
+        }
+        code(f(ctx))
+    })
 }
 
 #[no_mangle]
@@ -44,28 +80,20 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
     dest: *mut c_void,
     destsize: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
-            return Error::NullPointer.code();
-        };
-        if !ctx.compress {
-            return Error::InvalidParam.code();
-        }
-        // SAFETY: see compress_buffers.
-        let (s, d) = match unsafe { compress_buffers(src, srcsize, dest, destsize) } {
-            Ok(b) => b,
-            Err(e) => return e.code(),
-        };
+    let call = |ctx: &mut Context| {
+        // SAFETY: the caller guarantees srcsize bytes at src, destsize at dest.
+        let (s, d) = unsafe { compress_buffers(src, srcsize, dest, destsize) }?;
         if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk.is_some() {
             // The prefilter sees the chunk index the client set on the super-chunk.
             let mut cp = ctx.cparams.clone();
             // SAFETY: the context's schunk pointer is live (see current_nchunk).
             cp.nchunk = unsafe { current_nchunk(crate::ffi::plugins::schunk_addr(&cp.schunk)) };
-            return code(chunk::compress_into(&cp, s, d));
+            return chunk::compress_into(&cp, s, d);
         }
-        code(chunk::compress_into(&ctx.cparams, s, d))
-    })
+        chunk::compress_into(&ctx.cparams, s, d)
+    };
+    // SAFETY: context is NULL or live (caller's contract).
+    unsafe { with_context(context, Direction::Compress, call) }
 }
 
 /// The `current_nchunk` field of the super-chunk a context was made for: the
@@ -91,26 +119,16 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
     dest: *mut c_void,
     destsize: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
-            return Error::NullPointer.code();
-        };
-        if ctx.compress {
-            return Error::InvalidParam.code();
-        }
+    let call = |ctx: &mut Context| {
         let maskout = ctx.maskout.take();
-        // SAFETY: see context_chunk.
-        let s = match unsafe { context_chunk(ctx, src, srcsize) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
+        // SAFETY: the caller guarantees the chunk at src (see context_chunk).
+        let s = unsafe { context_chunk(ctx, src, srcsize) }?;
         let s = &*s;
         if dest.is_null() && destsize > 0 {
-            return Error::NullPointer.code();
+            return Err(Error::NullPointer);
         }
         if destsize < 0 {
-            return Error::WriteBuffer.code();
+            return Err(Error::WriteBuffer);
         }
         // SAFETY: the caller guarantees destsize bytes at dest.
         let d = unsafe { bytes_mut(dest, destsize as usize) };
@@ -125,10 +143,12 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
             &ctx.dparams
         };
         match maskout {
-            Some(m) => code(chunk::decompress_masked(dp, s, d, &m)),
-            None => code(chunk::decompress_into(dp, s, d)),
+            Some(m) => chunk::decompress_masked(dp, s, d, &m),
+            None => chunk::decompress_into(dp, s, d),
         }
-    })
+    };
+    // SAFETY: context is NULL or live (caller's contract).
+    unsafe { with_context(context, Direction::Decompress, call) }
 }
 
 /// The chunk at `src` as a decompression context reads it: a lazy chunk of
@@ -166,26 +186,17 @@ pub(super) unsafe fn getitem_ctx_with(
     srcsize: i32,
     dest: *mut c_void,
     destsize: i32,
-    f: impl FnOnce(&Context, &[u8], &mut [u8]) -> c_int,
+    f: impl FnOnce(&Context, &[u8], &mut [u8]) -> Result<usize, Error>,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
-            return Error::NullPointer.code();
-        };
-        // SAFETY: see context_chunk.
-        let s = match unsafe { context_chunk(ctx, src, srcsize) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
-        let s = &*s;
-        if dest.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: destsize bytes are writable at dest.
-        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
-        f(ctx, s, d)
-    })
+    let call = |ctx: &mut Context| {
+        // SAFETY: guaranteed by the caller (see context_chunk).
+        let s = unsafe { context_chunk(ctx, src, srcsize) }?;
+        // SAFETY: guaranteed by the caller.
+        let d = unsafe { getitem_dest(dest, destsize) }?;
+        f(ctx, &s, d)
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { with_context(context, Direction::Either, call) }
 }
 
 #[no_mangle]
@@ -201,13 +212,7 @@ pub unsafe extern "C" fn blosc2_getitem_ctx(
     // SAFETY: forwarded contract.
     unsafe {
         getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
-            code(chunk::getitem(
-                &ctx.dparams,
-                s,
-                start as i64,
-                nitems as i64,
-                d,
-            ))
+            chunk::getitem(&ctx.dparams, s, start as i64, nitems as i64, d)
         })
     }
 }
@@ -227,15 +232,9 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
         getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
             let ts = ChunkHeader::parse_min(s).map_or(1, |h| h.typesize.max(1) as i32);
             if start % ts != 0 || nbytes % ts != 0 {
-                return Error::InvalidParam.code();
+                return Err(Error::InvalidParam);
             }
-            code(chunk::getitem_bytes(
-                &ctx.dparams,
-                s,
-                start as i64,
-                nbytes as i64,
-                d,
-            ))
+            chunk::getitem_bytes(&ctx.dparams, s, start as i64, nbytes as i64, d)
         })
     }
 }
@@ -244,25 +243,18 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
 /// `BLOSC2_ERROR_NULL_POINTER` when either pointer is NULL.
 ///
 /// # Safety
-/// `ctx` as for [`ctx_ref`]; `out` NULL or valid for one `T`.
+/// `ctx` NULL or a live context; `out` NULL or valid for one `T`.
 unsafe fn ctx_params_out<T>(
     ctx: *mut blosc2_context,
     out: *mut T,
     params: impl FnOnce(&mut Context) -> T,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(c) = (unsafe { ctx_ref(ctx) }) else {
-            return Error::NullPointer.code();
-        };
-        if out.is_null() {
-            return Error::NullPointer.code();
-        }
-        let v = params(c);
-        // SAFETY: out is valid for one value (caller's contract).
-        unsafe { out.write(v) };
-        0
-    })
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        with_context(ctx, Direction::Either, |c| {
+            store(out, params(c)).map(|()| 0)
+        })
+    }
 }
 
 #[no_mangle]
@@ -271,26 +263,7 @@ pub unsafe extern "C" fn blosc2_ctx_get_cparams(
     cparams: *mut blosc2_cparams,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    unsafe {
-        ctx_params_out(ctx, cparams, |c| {
-            let mut out = c.c_cparams;
-            let p = &c.cparams;
-            out.compcode = p.compcode;
-            out.compcode_meta = p.compcode_meta;
-            out.clevel = p.clevel;
-            out.use_dict = p.use_dict as c_int;
-            out.typesize = p.typesize;
-            out.nthreads = p.nthreads;
-            out.blocksize = p.blocksize;
-            out.splitmode = p.splitmode as i32;
-            out.filters = p.filters;
-            out.filters_meta = p.filters_meta;
-            if let Some(pp) = c.preparams.as_mut() {
-                out.preparams = &mut **pp;
-            }
-            out
-        })
-    }
+    unsafe { ctx_params_out(ctx, cparams, Context::cparams_as_c) }
 }
 
 #[no_mangle]
@@ -299,13 +272,7 @@ pub unsafe extern "C" fn blosc2_ctx_get_dparams(
     dparams: *mut blosc2_dparams,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    unsafe {
-        ctx_params_out(ctx, dparams, |c| {
-            let mut out = c.c_dparams;
-            out.nthreads = c.dparams.nthreads;
-            out
-        })
-    }
+    unsafe { ctx_params_out(ctx, dparams, Context::dparams_as_c) }
 }
 
 #[no_mangle]
@@ -314,17 +281,35 @@ pub unsafe extern "C" fn blosc2_set_maskout(
     maskout: *mut bool,
     nblocks: c_int,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(c) = (unsafe { ctx_ref(ctx) }) else {
-            return Error::NullPointer.code();
-        };
+    let call = |c: &mut Context| {
         if maskout.is_null() || nblocks < 0 {
-            return Error::NullPointer.code();
+            return Err(Error::NullPointer);
         }
-        // SAFETY: maskout points at nblocks booleans.
+        // SAFETY: maskout points at nblocks booleans (caller's contract).
         let m = unsafe { items(maskout, nblocks as usize) };
         c.maskout = Some(m.to_vec());
-        0
-    })
+        Ok(0)
+    };
+    // SAFETY: ctx is NULL or live (caller's contract).
+    unsafe { with_context(ctx, Direction::Either, call) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_prologue_checks_null_then_direction() {
+        // SAFETY: a NULL context and one made here, freed once.
+        unsafe {
+            let null = std::ptr::null_mut();
+            let code_of = |c, d| with_context(c, d, |_| Ok(7));
+            assert_eq!(code_of(null, Direction::Either), Error::NullPointer.code());
+            let d = blosc2_create_dctx(dparams_defaults());
+            assert_eq!(code_of(d, Direction::Compress), Error::InvalidParam.code());
+            assert_eq!(code_of(d, Direction::Decompress), 7);
+            assert_eq!(code_of(d, Direction::Either), 7);
+            blosc2_free_ctx(d);
+        }
+    }
 }

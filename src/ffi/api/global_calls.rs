@@ -39,16 +39,13 @@ pub unsafe extern "C" fn blosc2_compress(
     dest: *mut c_void,
     destsize: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
+    guarded(|| {
         let env = EnvOverrides::from_env();
         let (clevel, doshuffle, typesize) =
             global::settings().apply_env(&env, clevel, doshuffle, typesize);
-        // SAFETY: see compress_buffers.
-        let (s, d) = match unsafe { compress_buffers(src, srcsize, dest, destsize) } {
-            Ok(b) => b,
-            Err(e) => return e.code(),
-        };
-        code(global::compress(clevel, doshuffle, typesize, s, d))
+        // SAFETY: the caller guarantees srcsize bytes at src, destsize at dest.
+        let (s, d) = unsafe { compress_buffers(src, srcsize, dest, destsize) }?;
+        global::compress(clevel, doshuffle, typesize, s, d)
     })
 }
 
@@ -86,24 +83,19 @@ pub unsafe extern "C" fn blosc2_decompress(
     dest: *mut c_void,
     destsize: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if let Err(e) = global::apply_decompress_env(&EnvOverrides::from_env()) {
-            return e.code();
-        }
+    guarded(|| {
+        global::apply_decompress_env(&EnvOverrides::from_env())?;
         if dest.is_null() && destsize > 0 {
-            return Error::NullPointer.code();
+            return Err(Error::NullPointer);
         }
         if destsize < 0 {
-            return Error::WriteBuffer.code();
+            return Err(Error::WriteBuffer);
         }
-        // SAFETY: see chunk_slice; dest is valid for destsize bytes.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
+        // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
+        let s = unsafe { chunk_slice(src, srcsize) }?;
         // SAFETY: the caller guarantees destsize writable bytes at dest.
-        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
-        code(global::decompress(s, d))
+        let d = unsafe { bytes_mut(dest, destsize as usize) };
+        global::decompress(s, d)
     })
 }
 
@@ -126,24 +118,12 @@ pub unsafe extern "C" fn blosc2_getitem(
     dest: *mut c_void,
     destsize: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
-        if dest.is_null() {
-            return Error::NullPointer.code();
-        }
+    guarded(|| {
+        // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
+        let s = unsafe { chunk_slice(src, srcsize) }?;
         // SAFETY: the caller guarantees destsize bytes at dest.
-        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
-        code(chunk::getitem(
-            &DParams::default(),
-            s,
-            start as i64,
-            nitems as i64,
-            d,
-        ))
+        let d = unsafe { getitem_dest(dest, destsize) }?;
+        chunk::getitem(&DParams::default(), s, start as i64, nitems as i64, d)
     })
 }
 
@@ -155,26 +135,14 @@ pub unsafe extern "C" fn blosc1_getitem(
     dest: *mut c_void,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, i32::MAX) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
-        let ts = ChunkHeader::parse_min(s).map_or(0, |h| h.typesize as i64);
+        // blosc1 gives no sizes: the header's cbytes bounds the chunk, and
+        // dest holds nitems items of the header's typesize.
+        // SAFETY: src points at a chunk header (blosc1's contract).
+        let ts = unsafe { min_header(src) }.map_or(0, |h| h.typesize as i64);
         let want = (nitems.max(0) as i64)
             .saturating_mul(ts)
-            .min(i32::MAX as i64) as usize;
-        if dest.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: blosc1_getitem's contract: dest holds nitems * typesize bytes.
-        let d = unsafe { bytes_mut(dest, want) };
-        code(chunk::getitem(
-            &DParams::default(),
-            s,
-            start as i64,
-            nitems as i64,
-            d,
-        ))
+            .min(i32::MAX as i64) as i32;
+        // SAFETY: as above.
+        unsafe { blosc2_getitem(src, i32::MAX, start, nitems, dest, want) }
     })
 }

@@ -105,21 +105,37 @@ pub(super) unsafe fn min_header(cbuffer: *const c_void) -> Option<ChunkHeader> {
     ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) }).ok()
 }
 
+/// What the calls that report two header fields share: `fields` of the
+/// 16-byte header at `cbuffer` (zeros without a valid one), stored through
+/// the optional out-pointers `a` and `b`.
+///
+/// # Safety
+/// As [`min_header`]; `a` and `b` NULL or valid for one value each.
+unsafe fn store_header_fields<A: Default, B: Default>(
+    cbuffer: *const c_void,
+    a: *mut A,
+    b: *mut B,
+    fields: impl FnOnce(ChunkHeader) -> (A, B),
+) {
+    guard((), || {
+        // SAFETY: guaranteed by the caller.
+        let (va, vb) = unsafe { min_header(cbuffer) }
+            .map(fields)
+            .unwrap_or_default();
+        store_opt(a, va);
+        store_opt(b, vb);
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc1_cbuffer_metainfo(
     cbuffer: *const c_void,
     typesize: *mut usize,
     flags: *mut c_int,
 ) {
-    guard((), || {
-        // SAFETY: the API requires a 16-byte header at cbuffer.
-        let h = unsafe { min_header(cbuffer) };
-        let (t, f) = h
-            .map(|h| (h.typesize as usize, h.flags as c_int))
-            .unwrap_or((0, 0));
-        store_opt(typesize, t);
-        store_opt(flags, f);
-    })
+    let fields = |h: ChunkHeader| (h.typesize as usize, h.flags as c_int);
+    // SAFETY: the API requires a 16-byte header at cbuffer.
+    unsafe { store_header_fields(cbuffer, typesize, flags, fields) }
 }
 
 #[no_mangle]
@@ -128,15 +144,9 @@ pub unsafe extern "C" fn blosc2_cbuffer_versions(
     version: *mut c_int,
     versionlz: *mut c_int,
 ) {
-    guard((), || {
-        // SAFETY: the API requires a 16-byte header at cbuffer.
-        let h = unsafe { min_header(cbuffer) };
-        let (v, l) = h
-            .map(|h| (h.version as c_int, h.versionlz as c_int))
-            .unwrap_or((0, 0));
-        store_opt(version, v);
-        store_opt(versionlz, l);
-    })
+    let fields = |h: ChunkHeader| (h.version as c_int, h.versionlz as c_int);
+    // SAFETY: the API requires a 16-byte header at cbuffer.
+    unsafe { store_header_fields(cbuffer, version, versionlz, fields) }
 }
 
 #[no_mangle]

@@ -1,9 +1,11 @@
 //! Chunk-level C functions of blosc2.h, one file per concept.
 #![allow(clippy::missing_safety_doc)]
 
-use super::ptr::{bytes, bytes_mut, items, items_mut, malloc_copy, static_cstr, store_opt, string};
+use super::ptr::{
+    bytes, bytes_mut, items, items_mut, malloc_copy, static_cstr, store, store_opt, string,
+};
 use super::types::*;
-use super::{code, guard};
+use super::{code, guard, guarded};
 use crate::chunk::env::EnvOverrides;
 use crate::chunk::{self, global, DParams};
 use crate::error::Error;
@@ -37,6 +39,22 @@ pub(super) unsafe fn compress_buffers<'a>(
             bytes_mut(dest, destsize as usize),
         )
     })
+}
+
+/// The output buffer of a getitem call: `destsize` writable bytes at `dest`
+/// (none for a negative size); NULL is `NullPointer`.
+///
+/// # Safety
+/// A non-NULL `dest` must be valid for writes of `destsize` bytes.
+pub(super) unsafe fn getitem_dest<'a>(
+    dest: *mut c_void,
+    destsize: i32,
+) -> Result<&'a mut [u8], Error> {
+    if dest.is_null() {
+        return Err(Error::NullPointer);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { bytes_mut(dest, destsize.max(0) as usize) })
 }
 
 /// The bytes of a chunk at `src`: at most `srcsize`, and no more than the

@@ -2,23 +2,56 @@
 
 use super::*;
 
-/// The four raw (un)shuffle entry points: check the arguments (the reference
-/// takes typesizes up to 256, and any for bitunshuffle), run `f` on the two
+/// The four raw (un)shuffle entry points.
+#[derive(Clone, Copy)]
+pub(super) enum RawFilter {
+    Shuffle,
+    Unshuffle,
+    Bitshuffle,
+    Bitunshuffle,
+}
+
+impl RawFilter {
+    /// The largest typesize the reference takes: 256, any for bitunshuffle.
+    fn max_typesize(self) -> i32 {
+        match self {
+            RawFilter::Bitunshuffle => i32::MAX,
+            _ => 256,
+        }
+    }
+
+    /// Run the filter from `s` into `d` for items of `typesize` bytes.
+    fn run(self, typesize: usize, s: &[u8], d: &mut [u8]) -> Result<(), ()> {
+        match self {
+            RawFilter::Shuffle => {
+                crate::filter::shuffle(typesize, s, d);
+                Ok(())
+            }
+            RawFilter::Unshuffle => {
+                crate::filter::unshuffle(typesize, s, d);
+                Ok(())
+            }
+            RawFilter::Bitshuffle => crate::filter::bitshuffle(typesize, s, d),
+            RawFilter::Bitunshuffle => crate::filter::bitunshuffle(typesize, s, d),
+        }
+    }
+}
+
+/// Check the arguments of a raw filter call, run `filter` on the two
 /// buffers and return `blocksize` (or a negative code).
 ///
 /// # Safety
 /// `src` and `dest` must hold `blocksize` bytes each and not overlap.
 pub(super) unsafe fn raw_filter(
-    max_typesize: i32,
+    filter: RawFilter,
     typesize: i32,
     blocksize: i32,
     src: *const c_void,
     dest: *mut c_void,
-    f: impl FnOnce(usize, &[u8], &mut [u8]) -> Result<(), ()>,
 ) -> i32 {
     guard(Error::Failure.code(), || {
         if typesize <= 0
-            || typesize > max_typesize
+            || typesize > filter.max_typesize()
             || blocksize < 0
             || src.is_null()
             || dest.is_null()
@@ -28,7 +61,7 @@ pub(super) unsafe fn raw_filter(
         let n = blocksize as usize;
         // SAFETY: both buffers hold blocksize bytes and do not overlap (API contract).
         let (s, d) = unsafe { (bytes(src, n), bytes_mut(dest, n)) };
-        match f(typesize as usize, s, d) {
+        match filter.run(typesize as usize, s, d) {
             Ok(()) => blocksize,
             Err(()) => Error::FilterPipeline.code(),
         }
@@ -46,12 +79,7 @@ pub unsafe extern "C" fn blosc2_shuffle(
     dest: *mut c_void,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(256, typesize, blocksize, src, dest, |t, s, d| {
-            crate::filter::shuffle(t, s, d);
-            Ok(())
-        })
-    }
+    unsafe { raw_filter(RawFilter::Shuffle, typesize, blocksize, src, dest) }
 }
 
 #[no_mangle]
@@ -62,12 +90,7 @@ pub unsafe extern "C" fn blosc2_unshuffle(
     dest: *mut c_void,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(256, typesize, blocksize, src, dest, |t, s, d| {
-            crate::filter::unshuffle(t, s, d);
-            Ok(())
-        })
-    }
+    unsafe { raw_filter(RawFilter::Unshuffle, typesize, blocksize, src, dest) }
 }
 
 #[no_mangle]
@@ -78,16 +101,7 @@ pub unsafe extern "C" fn blosc2_bitshuffle(
     dest: *mut c_void,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(
-            256,
-            typesize,
-            blocksize,
-            src,
-            dest,
-            crate::filter::bitshuffle,
-        )
-    }
+    unsafe { raw_filter(RawFilter::Bitshuffle, typesize, blocksize, src, dest) }
 }
 
 #[no_mangle]
@@ -98,14 +112,5 @@ pub unsafe extern "C" fn blosc2_bitunshuffle(
     dest: *mut c_void,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        raw_filter(
-            i32::MAX,
-            typesize,
-            blocksize,
-            src,
-            dest,
-            crate::filter::bitunshuffle,
-        )
-    }
+    unsafe { raw_filter(RawFilter::Bitunshuffle, typesize, blocksize, src, dest) }
 }

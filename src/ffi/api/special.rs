@@ -2,24 +2,43 @@
 
 use super::*;
 
-pub(super) unsafe fn special(
+/// What the calls that make a special chunk share: a NULL `dest` or
+/// unusable `cparams` is `BLOSC2_ERROR_NULL_POINTER`; otherwise `fill` makes
+/// the chunk in the `destsize` bytes at `dest`.
+///
+/// # Safety
+/// `dest` must be valid for writes of `destsize` bytes when non-NULL.
+unsafe fn fill_special(
+    cparams: &blosc2_cparams,
+    dest: *mut c_void,
+    destsize: i32,
+    fill: impl FnOnce(&chunk::CParams, &mut [u8]) -> Result<usize, Error>,
+) -> c_int {
+    guarded(|| {
+        if dest.is_null() {
+            return Err(Error::NullPointer);
+        }
+        let p = crate::ffi::ctx::cparams_from_c(cparams, false).ok_or(Error::NullPointer)?;
+        // SAFETY: guaranteed by the caller.
+        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
+        fill(&p, d)
+    })
+}
+
+/// A chunk of `nbytes` bytes of the special value `kind`.
+///
+/// # Safety
+/// As [`fill_special`].
+unsafe fn special(
     cparams: &blosc2_cparams,
     nbytes: i32,
     dest: *mut c_void,
     destsize: i32,
     kind: Special,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if dest.is_null() {
-            return Error::NullPointer.code();
-        }
-        let Some(p) = crate::ffi::ctx::cparams_from_c(cparams, false) else {
-            return Error::NullPointer.code();
-        };
-        // SAFETY: dest is valid for destsize bytes.
-        let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
-        code(chunk::special::chunk_special(&p, nbytes, kind, d))
-    })
+    let fill = |p: &chunk::CParams, d: &mut [u8]| chunk::special::chunk_special(p, nbytes, kind, d);
+    // SAFETY: guaranteed by the caller.
+    unsafe { fill_special(cparams, dest, destsize, fill) }
 }
 
 #[no_mangle]
@@ -63,23 +82,17 @@ pub unsafe extern "C" fn blosc2_chunk_repeatval(
     destsize: i32,
     repeatval: *const c_void,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if dest.is_null() || repeatval.is_null() {
-            return Error::NullPointer.code();
+    let fill = |p: &chunk::CParams, d: &mut [u8]| {
+        if repeatval.is_null() {
+            return Err(Error::NullPointer);
         }
-        let Some(p) = crate::ffi::ctx::cparams_from_c(&cparams, false) else {
-            return Error::NullPointer.code();
-        };
         if p.typesize <= 0 {
-            return Error::InvalidParam.code();
+            return Err(Error::InvalidParam);
         }
-        // SAFETY: repeatval holds typesize bytes; dest holds destsize bytes.
-        let (v, d) = unsafe {
-            (
-                bytes(repeatval, p.typesize as usize),
-                bytes_mut(dest, destsize.max(0) as usize),
-            )
-        };
-        code(chunk::special::chunk_repeatval(&p, nbytes, v, d))
-    })
+        // SAFETY: repeatval holds typesize bytes (blosc2.h).
+        let v = unsafe { bytes(repeatval, p.typesize as usize) };
+        chunk::special::chunk_repeatval(p, nbytes, v, d)
+    };
+    // SAFETY: dest holds destsize bytes (blosc2.h).
+    unsafe { fill_special(&cparams, dest, destsize, fill) }
 }

@@ -11,13 +11,9 @@ pub unsafe extern "C" fn blosc2_vlcompress_ctx(
     dest: *mut c_void,
     destsize: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
-            return Error::NullPointer.code();
-        };
-        if !ctx.compress || srcs.is_null() || srcsizes.is_null() || nblocks <= 0 || dest.is_null() {
-            return Error::InvalidParam.code();
+    let call = |ctx: &mut Context| {
+        if srcs.is_null() || srcsizes.is_null() || nblocks <= 0 || dest.is_null() {
+            return Err(Error::InvalidParam);
         }
         let n = nblocks as usize;
         // SAFETY: srcs and srcsizes hold nblocks entries (API contract).
@@ -26,19 +22,21 @@ pub unsafe extern "C" fn blosc2_vlcompress_ctx(
         let mut total: i64 = 0;
         for (&p, &s) in ptrs.iter().zip(sizes) {
             if p.is_null() || s <= 0 {
-                return Error::InvalidParam.code();
+                return Err(Error::InvalidParam);
             }
             total += s as i64;
             if total > crate::format::header::MAX_BUFFERSIZE as i64 {
-                return Error::MaxBufsizeExceeded.code();
+                return Err(Error::MaxBufsizeExceeded);
             }
             // SAFETY: each source holds its size in bytes.
             blocks.push(unsafe { bytes(p, s as usize) });
         }
         // SAFETY: dest holds destsize bytes.
         let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
-        code(chunk::vlblocks::compress(&ctx.cparams, &blocks, d))
-    })
+        chunk::vlblocks::compress(&ctx.cparams, &blocks, d)
+    };
+    // SAFETY: context is NULL or live (caller's contract).
+    unsafe { with_context(context, Direction::Compress, call) }
 }
 
 #[no_mangle]
@@ -47,23 +45,16 @@ pub unsafe extern "C" fn blosc2_vlchunk_get_nblocks(
     srcsize: i32,
     nblocks: *mut i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
+    guarded(|| {
         if src.is_null() || nblocks.is_null() {
-            return Error::InvalidParam.code();
+            return Err(Error::InvalidParam);
         }
         if srcsize < 32 {
-            return Error::ReadBuffer.code();
+            return Err(Error::ReadBuffer);
         }
         // SAFETY: srcsize bytes are readable; only the header is looked at.
-        let s = unsafe { bytes(src, 32) };
-        match chunk::vlblocks::nblocks(s) {
-            Ok(n) => {
-                // SAFETY: nblocks is valid for one i32.
-                unsafe { *nblocks = n as i32 };
-                0
-            }
-            Err(e) => e.code(),
-        }
+        let n = chunk::vlblocks::nblocks(unsafe { bytes(src, 32) })?;
+        store(nblocks, n as i32).map(|()| 0)
     })
 }
 
@@ -76,28 +67,16 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
     destsizes: *mut i32,
     maxblocks: i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
-            return Error::NullPointer.code();
-        };
-        if ctx.compress || dests.is_null() || destsizes.is_null() || maxblocks <= 0 {
-            return Error::InvalidParam.code();
+    let call = |ctx: &mut Context| {
+        if dests.is_null() || destsizes.is_null() || maxblocks <= 0 {
+            return Err(Error::InvalidParam);
         }
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
-        match chunk::vlblocks::nblocks(s) {
-            Ok(n) if n > maxblocks as usize => return Error::InvalidParam.code(),
-            Ok(_) => {}
-            Err(e) => return e.code(),
+        // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
+        let s = unsafe { chunk_slice(src, srcsize) }?;
+        if chunk::vlblocks::nblocks(s)? > maxblocks as usize {
+            return Err(Error::InvalidParam);
         }
-        let blocks = match chunk::vlblocks::decompress_blocks(&ctx.dparams, s) {
-            Ok(b) => b,
-            Err(e) => return e.code(),
-        };
+        let blocks = chunk::vlblocks::decompress_blocks(&ctx.dparams, s)?;
         for (i, b) in blocks.iter().enumerate() {
             // SAFETY: dests and destsizes hold maxblocks >= nblocks entries.
             unsafe {
@@ -105,8 +84,10 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
                 *destsizes.add(i) = b.len() as i32;
             }
         }
-        blocks.len() as c_int
-    })
+        Ok(blocks.len())
+    };
+    // SAFETY: context is NULL or live (caller's contract).
+    unsafe { with_context(context, Direction::Decompress, call) }
 }
 
 #[no_mangle]
@@ -118,40 +99,27 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
     dest: *mut *mut u8,
     destsize: *mut i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: see ctx_ref.
-        let Some(ctx) = (unsafe { ctx_ref(context) }) else {
-            return Error::NullPointer.code();
-        };
-        if ctx.compress || dest.is_null() || destsize.is_null() {
-            return Error::InvalidParam.code();
+    let call = |ctx: &mut Context| {
+        if dest.is_null() || destsize.is_null() {
+            return Err(Error::InvalidParam);
         }
-        // SAFETY: see chunk_slice.
-        let s = match unsafe { chunk_slice(src, srcsize) } {
-            Ok(s) => s,
-            Err(e) => return e.code(),
-        };
-        let vl = match chunk::vlblocks::VlChunk::parse(s) {
-            Ok(v) => v,
-            Err(e) => return e.code(),
-        };
+        // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
+        let s = unsafe { chunk_slice(src, srcsize) }?;
+        let vl = chunk::vlblocks::VlChunk::parse(s)?;
         if nblock < 0 || nblock as usize >= vl.nblocks() {
-            return Error::InvalidParam.code();
+            return Err(Error::InvalidParam);
         }
         let j = nblock as usize;
         // The block's size as the chunk claims it, asked for fallibly.
-        let mut buf = match crate::alloc::zeroed(vl.block_sizes()[j]) {
-            Ok(b) => b,
-            Err(e) => return e.code(),
-        };
-        if let Err(e) = vl.decode_block(&ctx.dparams, j, &mut buf) {
-            return e.code();
-        }
+        let mut buf = crate::alloc::zeroed(vl.block_sizes()[j])?;
+        vl.decode_block(&ctx.dparams, j, &mut buf)?;
         // SAFETY: dest and destsize are valid for one value each.
         unsafe {
             *dest = malloc_copy(&buf);
             *destsize = buf.len() as i32;
         }
-        buf.len() as c_int
-    })
+        Ok(buf.len())
+    };
+    // SAFETY: context is NULL or live (caller's contract).
+    unsafe { with_context(context, Direction::Decompress, call) }
 }

@@ -13,33 +13,29 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
     buffer: *const c_void,
     buffersize: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: ctx is NULL or a live context.
-            let c = unsafe { ctx_ref(ctx) }?;
-            if array.is_null() || buffer.is_null() {
-                return Err(Error::NullPointer);
-            }
-            let g = Geometry::new(&c.shape, &c.chunkshape, &c.blockshape)?;
-            let need = g
-                .nitems
-                .checked_mul(c.cparams.typesize as i64)
-                .ok_or(Error::InvalidParam)?;
-            if buffersize < need {
-                return Err(Error::InvalidParam);
-            }
-            // SAFETY: buffer holds buffersize >= need bytes.
-            let data = unsafe { caller_buffer(buffer, need) }?;
-            let a = array_new(c, Fill::Special(Special::Zero))?;
-            // SAFETY: a was just made.
-            let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
-            if let Err(e) = r {
-                // SAFETY: nobody else holds a.
-                unsafe { b2nd_free(a) };
-                return Err(e);
-            }
-            store(array, a)
-        })())
+    guarded_rc(|| {
+        // SAFETY: ctx is NULL or a live context.
+        let c = unsafe { ctx_ref(ctx) }?;
+        if array.is_null() || buffer.is_null() {
+            return Err(Error::NullPointer);
+        }
+        let g = Geometry::new(&c.shape, &c.chunkshape, &c.blockshape)?;
+        let need = g
+            .nitems
+            .checked_mul(c.cparams.typesize as i64)
+            .ok_or(Error::InvalidParam)?;
+        if buffersize < need {
+            return Err(Error::InvalidParam);
+        }
+        // SAFETY: buffer holds buffersize >= need bytes.
+        let data = unsafe { caller_buffer(buffer, need) }?;
+        let a = array_new(c, Fill::Special(Special::Zero))?;
+        // SAFETY: a was just made and nobody else holds it.
+        let a = unsafe {
+            let r = write(a, |sc, m| array::from_buffer(sc, &m.geom, data));
+            kept_or_freed(a, r)
+        }?;
+        store(array, a)
     })
 }
 
@@ -52,15 +48,7 @@ pub unsafe extern "C" fn b2nd_to_cbuffer(
     // SAFETY: array is NULL or ours; buffer holds buffersize bytes.
     unsafe {
         read_call(array, |sc, m| {
-            let need = m
-                .geom
-                .nitems
-                .checked_mul(sc.typesize() as i64)
-                .ok_or(Error::InvalidParam)?;
-            if buffersize < need {
-                return Err(Error::InvalidParam);
-            }
-            let out = caller_buffer_mut(buffer, buffersize)?;
+            let out = output_for(buffer, buffersize, m.geom.nitems, sc.typesize())?;
             if m.geom.nitems == 0 {
                 return Ok(());
             }
@@ -87,16 +75,36 @@ pub unsafe extern "C" fn b2nd_get_sparse_cbuffer(
                 return Ok(());
             }
             let coords = required_items(coords, n)?;
-            let need = ncoords
-                .checked_mul(sc.typesize() as i64)
-                .ok_or(Error::InvalidParam)?;
-            if buffersize < need {
-                return Err(Error::InvalidParam);
-            }
-            let out = caller_buffer_mut(buffer, buffersize)?;
+            let out = output_for(buffer, buffersize, ncoords, sc.typesize())?;
             select::get_sparse(sc, &m.geom, coords, out)
         })
     }
+}
+
+/// The caller's buffer for `nitems` items of `typesize` bytes (a smaller
+/// one is `InvalidParam`).
+///
+/// # Safety
+/// As [`caller_buffer_mut`].
+unsafe fn output_for<'a>(
+    buffer: *mut c_void,
+    buffersize: i64,
+    nitems: i64,
+    typesize: i32,
+) -> Result<&'a mut [u8]> {
+    let need = nitems
+        .checked_mul(typesize as i64)
+        .ok_or(Error::InvalidParam)?;
+    if buffersize < need {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { caller_buffer_mut(buffer, buffersize) }
+}
+
+/// An axis argument (a negative one is `InvalidParam`).
+fn axis_arg(axis: i8) -> Result<usize> {
+    usize::try_from(axis).map_err(|_| Error::InvalidParam)
 }
 
 /// The `ndim` values of a box argument.
@@ -187,6 +195,32 @@ pub unsafe extern "C" fn b2nd_resize(
     }
 }
 
+/// What `b2nd_insert` and `b2nd_append` share: the items in `buffer` go in
+/// along `axis` from `start` (`None`: at the end of that axis).
+///
+/// # Safety
+/// `array` NULL or live; `buffer` valid for `buffersize` bytes when non-NULL.
+unsafe fn insert_items(
+    array: *mut b2nd_array_t,
+    buffer: *const c_void,
+    buffersize: i64,
+    axis: i8,
+    start: Option<i64>,
+) -> c_int {
+    let call = |sc: &mut SuperChunk, m: &mut ArrayMeta| {
+        // SAFETY: guaranteed by the caller.
+        let data = unsafe { caller_buffer(buffer, buffersize) }?;
+        let axis = axis_arg(axis)?;
+        let at = match start {
+            Some(at) => at,
+            None => *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?,
+        };
+        reshape::insert(sc, m, data, axis, at)
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe { write_call(array, call) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_insert(
     array: *mut b2nd_array_t,
@@ -196,13 +230,7 @@ pub unsafe extern "C" fn b2nd_insert(
     insert_start: i64,
 ) -> c_int {
     // SAFETY: array is NULL or live; buffer holds buffersize bytes.
-    unsafe {
-        write_call(array, |sc, m| {
-            let data = caller_buffer(buffer, buffersize)?;
-            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
-            reshape::insert(sc, m, data, axis, insert_start)
-        })
-    }
+    unsafe { insert_items(array, buffer, buffersize, axis, Some(insert_start)) }
 }
 
 #[no_mangle]
@@ -213,14 +241,7 @@ pub unsafe extern "C" fn b2nd_append(
     axis: i8,
 ) -> c_int {
     // SAFETY: array is NULL or live; buffer holds buffersize bytes.
-    unsafe {
-        write_call(array, |sc, m| {
-            let data = caller_buffer(buffer, buffersize)?;
-            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
-            let at = *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
-            reshape::insert(sc, m, data, axis, at)
-        })
-    }
+    unsafe { insert_items(array, buffer, buffersize, axis, None) }
 }
 
 #[no_mangle]
@@ -233,7 +254,7 @@ pub unsafe extern "C" fn b2nd_delete(
     // SAFETY: array is NULL or live.
     unsafe {
         write_call(array, |sc, m| {
-            let axis = usize::try_from(axis).map_err(|_| Error::InvalidParam)?;
+            let axis = axis_arg(axis)?;
             reshape::delete(sc, m, axis, delete_start, delete_len)
         })
     }
@@ -280,16 +301,33 @@ unsafe fn selection_lists<'a>(
     Ok(out)
 }
 
-/// The reference refuses buffers larger than the selection.
-fn check_selection_size(sel: &[&[i64]], typesize: i32, buffersize: i64) -> Result<()> {
-    let mut n = typesize as i64;
-    for s in sel {
+/// The index lists and buffer shape of an orthogonal selection of the
+/// array `m` of `sc`; the reference refuses buffers larger than the
+/// selection.
+///
+/// # Safety
+/// As [`selection_lists`]; `buffershape` must hold `ndim` values when non-NULL.
+unsafe fn orthogonal_args<'a>(
+    sc: &SuperChunk,
+    m: &ArrayMeta,
+    selection: *mut *mut i64,
+    sizes: *mut i64,
+    buffershape: *mut i64,
+    buffersize: i64,
+) -> Result<(Vec<&'a [i64]>, &'a [i64])> {
+    let nd = m.geom.ndim();
+    // SAFETY: guaranteed by the caller.
+    let sel = unsafe { selection_lists(selection, sizes, nd) }?;
+    let mut n = sc.typesize() as i64;
+    for s in &sel {
         n = n.checked_mul(s.len() as i64).ok_or(Error::InvalidParam)?;
     }
     if buffersize > n {
         return Err(Error::InvalidParam);
     }
-    Ok(())
+    // SAFETY: guaranteed by the caller.
+    let bs = unsafe { dims(buffershape, nd) }?;
+    Ok((sel, bs))
 }
 
 #[no_mangle]
@@ -305,10 +343,8 @@ pub unsafe extern "C" fn b2nd_get_orthogonal_selection(
     // b2nd.h says.
     unsafe {
         read_call(array, |sc, m| {
-            let nd = m.geom.ndim();
-            let sel = selection_lists(selection, selection_size, nd)?;
-            check_selection_size(&sel, sc.typesize(), buffersize)?;
-            let bs = dims(buffershape, nd)?;
+            let (sel, bs) =
+                orthogonal_args(sc, m, selection, selection_size, buffershape, buffersize)?;
             let out = caller_buffer_mut(buffer, buffersize)?;
             select::get_orthogonal(sc, &m.geom, &sel, out, bs)
         })
@@ -327,10 +363,8 @@ pub unsafe extern "C" fn b2nd_set_orthogonal_selection(
     // SAFETY: as in b2nd_get_orthogonal_selection.
     unsafe {
         write_call(array, |sc, m| {
-            let nd = m.geom.ndim();
-            let sel = selection_lists(selection, selection_size, nd)?;
-            check_selection_size(&sel, sc.typesize(), buffersize)?;
-            let bs = dims(buffershape, nd)?;
+            let (sel, bs) =
+                orthogonal_args(sc, m, selection, selection_size, buffershape, buffersize)?;
             let data = caller_buffer(buffer, buffersize)?;
             select::set_orthogonal(sc, &m.geom, &sel, data, bs)
         })

@@ -45,11 +45,8 @@ unsafe fn fill_from(
             })
         })
     };
-    if r.is_err() {
-        // SAFETY: nobody else holds dst.
-        unsafe { b2nd_free(dst) };
-    }
-    r
+    // SAFETY: nobody else holds dst.
+    unsafe { kept_or_freed(dst, r) }.map(|_| ())
 }
 
 #[no_mangle]
@@ -60,26 +57,24 @@ pub unsafe extern "C" fn b2nd_get_slice(
     start: *const i64,
     stop: *const i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: ctx/src are NULL or live; start/stop hold ndim values.
-            let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
-            if array.is_null() {
-                return Err(Error::NullPointer);
-            }
-            let nd = s.meta.geom.ndim();
-            // SAFETY: as above.
-            let (s0, s1) = unsafe { (dims(start, nd)?, dims(stop, nd)?) };
-            array::check_box(&s.meta.geom.shape, s0, s1)?;
-            if c.cparams.typesize != s.c_typesize() {
-                return Err(Error::InvalidParam);
-            }
-            let shape: Vec<i64> = (0..nd).map(|i| s1[i] - s0[i]).collect();
-            let a = array_with_shape(c, &shape, &[])?;
-            // SAFETY: src is live, a was just made.
-            unsafe { fill_from(src, s0, a)? };
-            store(array, a)
-        })())
+    guarded_rc(|| {
+        // SAFETY: ctx/src are NULL or live; start/stop hold ndim values.
+        let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
+        if array.is_null() {
+            return Err(Error::NullPointer);
+        }
+        let nd = s.meta.geom.ndim();
+        // SAFETY: as above.
+        let (s0, s1) = unsafe { (dims(start, nd)?, dims(stop, nd)?) };
+        array::check_box(&s.meta.geom.shape, s0, s1)?;
+        if c.cparams.typesize != s.c_typesize() {
+            return Err(Error::InvalidParam);
+        }
+        let shape: Vec<i64> = (0..nd).map(|i| s1[i] - s0[i]).collect();
+        let a = array_with_shape(c, &shape, &[])?;
+        // SAFETY: src is live, a was just made.
+        unsafe { fill_from(src, s0, a)? };
+        store(array, a)
     })
 }
 
@@ -176,12 +171,8 @@ unsafe fn copy_array(
     // SAFETY: src is live, a was just made.
     unsafe {
         fill_from(src, &zero, a)?;
-        if let Err(e) = copy_vlmetas(s.c.sc, holder(a)?.c.sc) {
-            b2nd_free(a);
-            return Err(e);
-        }
+        kept_or_freed(a, copy_vlmetas(s.c.sc, holder(a)?.c.sc))
     }
-    Ok(a)
 }
 
 #[no_mangle]
@@ -193,57 +184,52 @@ pub unsafe extern "C" fn b2nd_concatenate(
     copy: bool,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: sources are NULL or live arrays.
-            let (a1, a2) = unsafe { (holder(src1)?, holder(src2)?) };
-            if array.is_null() {
-                return Err(Error::NullPointer);
-            }
-            let (g1, g2) = (a1.meta.geom.clone(), a2.meta.geom.clone());
-            let nd = g1.ndim();
-            if axis < 0
-                || axis as usize >= nd
-                || g2.ndim() != nd
-                || a1.c_typesize() != a2.c_typesize()
-            {
-                return Err(Error::InvalidParam);
-            }
-            let axis = axis as usize;
-            if (0..nd).any(|i| i != axis && g1.shape[i] != g2.shape[i]) {
-                return Err(Error::InvalidParam);
-            }
-            let dst = if copy {
-                // SAFETY: forwarded contract.
-                unsafe { copy_array(ctx, src1)? }
+    guarded_rc(|| {
+        // SAFETY: sources are NULL or live arrays.
+        let (a1, a2) = unsafe { (holder(src1)?, holder(src2)?) };
+        if array.is_null() {
+            return Err(Error::NullPointer);
+        }
+        let (g1, g2) = (a1.meta.geom.clone(), a2.meta.geom.clone());
+        let nd = g1.ndim();
+        if axis < 0 || axis as usize >= nd || g2.ndim() != nd || a1.c_typesize() != a2.c_typesize()
+        {
+            return Err(Error::InvalidParam);
+        }
+        let axis = axis as usize;
+        if (0..nd).any(|i| i != axis && g1.shape[i] != g2.shape[i]) {
+            return Err(Error::InvalidParam);
+        }
+        let dst = if copy {
+            // SAFETY: forwarded contract.
+            unsafe { copy_array(ctx, src1)? }
+        } else {
+            src1 as *mut b2nd_array_t
+        };
+        let src_sc = a2.c.sc;
+        // SAFETY: dst and src2 are live arrays; when they share a
+        // super-chunk the source is read from a snapshot.
+        let r = unsafe {
+            let dsc = holder(dst)?.c.sc;
+            if dsc == src_sc {
+                let snap = with_engine(src_sc, false, |s| {
+                    s.copy_to(crate::schunk::Storage::Memory, None)
+                })?;
+                write(dst, |d, m| reshape::concatenate(d, m, &snap, &g2, axis))
             } else {
-                src1 as *mut b2nd_array_t
-            };
-            let src_sc = a2.c.sc;
-            // SAFETY: dst and src2 are live arrays; when they share a
-            // super-chunk the source is read from a snapshot.
-            let r = unsafe {
-                let dsc = holder(dst)?.c.sc;
-                if dsc == src_sc {
-                    let snap = with_engine(src_sc, false, |s| {
-                        s.copy_to(crate::schunk::Storage::Memory, None)
-                    })?;
-                    write(dst, |d, m| reshape::concatenate(d, m, &snap, &g2, axis))
-                } else {
-                    with_engine(src_sc, false, |s| {
-                        write(dst, |d, m| reshape::concatenate(d, m, s, &g2, axis))
-                    })
-                }
-            };
-            if let Err(e) = r {
-                if copy {
-                    // SAFETY: the copy is ours alone.
-                    unsafe { b2nd_free(dst) };
-                }
-                return Err(e);
+                with_engine(src_sc, false, |s| {
+                    write(dst, |d, m| reshape::concatenate(d, m, s, &g2, axis))
+                })
             }
-            store(array, dst)
-        })())
+        };
+        if let Err(e) = r {
+            if copy {
+                // SAFETY: the copy is ours alone.
+                unsafe { b2nd_free(dst) };
+            }
+            return Err(e);
+        }
+        store(array, dst)
     })
 }
 
@@ -282,12 +268,8 @@ unsafe fn view(
         })
         .and_then(|_| copy_vlmetas(src.c.sc, holder(a)?.c.sc))
     };
-    if let Err(e) = r {
-        // SAFETY: a is ours alone.
-        unsafe { b2nd_free(a) };
-        return Err(e);
-    }
-    Ok(a)
+    // SAFETY: a is ours alone.
+    unsafe { kept_or_freed(a, r) }
 }
 
 #[no_mangle]
@@ -297,19 +279,17 @@ pub unsafe extern "C" fn b2nd_expand_dims(
     axis: *const bool,
     final_dims: u8,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: array is NULL or live; axis holds final_dims values.
-            let h = unsafe { holder(array)? };
-            if view_out.is_null() || final_dims as usize > MAX_DIM {
-                return Err(Error::InvalidParam);
-            }
-            // SAFETY: as above.
-            let axis = unsafe { required_items(axis, final_dims as usize)? };
-            let (s, c, b) = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
-            // SAFETY: h is live.
-            store(view_out, unsafe { view(h, &s, &c, &b)? })
-        })())
+    guarded_rc(|| {
+        // SAFETY: array is NULL or live; axis holds final_dims values.
+        let h = unsafe { holder(array)? };
+        if view_out.is_null() || final_dims as usize > MAX_DIM {
+            return Err(Error::InvalidParam);
+        }
+        // SAFETY: as above.
+        let axis = unsafe { required_items(axis, final_dims as usize)? };
+        let (s, c, b) = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
+        // SAFETY: h is live.
+        store(view_out, unsafe { view(h, &s, &c, &b)? })
     })
 }
 
@@ -319,19 +299,17 @@ pub unsafe extern "C" fn b2nd_squeeze_index(
     view_out: *mut *mut b2nd_array_t,
     index: *const bool,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: array is NULL or live; index holds ndim values.
-            let h = unsafe { holder(array)? };
-            if view_out.is_null() {
-                return Err(Error::NullPointer);
-            }
-            // SAFETY: as above.
-            let index = unsafe { required_items(index, h.meta.geom.ndim())? };
-            let (s, c, b) = reshape::squeezed(&h.meta.geom, index)?;
-            // SAFETY: h is live.
-            store(view_out, unsafe { view(h, &s, &c, &b)? })
-        })())
+    guarded_rc(|| {
+        // SAFETY: array is NULL or live; index holds ndim values.
+        let h = unsafe { holder(array)? };
+        if view_out.is_null() {
+            return Err(Error::NullPointer);
+        }
+        // SAFETY: as above.
+        let index = unsafe { required_items(index, h.meta.geom.ndim())? };
+        let (s, c, b) = reshape::squeezed(&h.meta.geom, index)?;
+        // SAFETY: h is live.
+        store(view_out, unsafe { view(h, &s, &c, &b)? })
     })
 }
 

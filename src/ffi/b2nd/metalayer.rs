@@ -24,17 +24,10 @@ pub unsafe extern "C" fn b2nd_serialize_meta(
             if !(0..=MAX_DIM as i8).contains(&ndim) || dtype_format < 0 {
                 return Err(Error::Failure);
             }
-            let nd = ndim as usize;
-            // SAFETY: the shape arrays hold ndim values; dtype is NULL or a
-            // NUL-terminated string.
-            let (s, c, b, d) = unsafe {
-                (
-                    required_items(shape, nd)?,
-                    required_items(chunkshape, nd)?,
-                    required_items(blockshape, nd)?,
-                    string(dtype).unwrap_or_else(|| DEFAULT_DTYPE.to_string()),
-                )
-            };
+            // SAFETY: the shape arrays hold ndim values (b2nd.h).
+            let (s, c, b) = unsafe { shape_args(ndim as usize, shape, chunkshape, blockshape) }?;
+            // SAFETY: dtype is NULL or a NUL-terminated string.
+            let d = unsafe { string(dtype) }.unwrap_or_else(|| DEFAULT_DTYPE.to_string());
             let bytes = meta::serialize(s, c, b, &d, dtype_format)?;
             store(smeta, malloc_bytes(&bytes, false)?)?;
             Ok(bytes.len() as c_int)
@@ -148,40 +141,38 @@ pub unsafe extern "C" fn b2nd_copy_buffer2(
     dst_pad_shape: *const i64,
     dst_start: *const i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            if !(1..=MAX_DIM as i8).contains(&ndim) || itemsize <= 0 {
-                return Err(Error::InvalidParam);
-            }
-            let nd = ndim as usize;
-            let ts = itemsize as usize;
-            // SAFETY: the shape arrays hold ndim values.
-            let (sp, s0, s1, dp, d0) = unsafe {
-                (
-                    dims(src_pad_shape, nd)?,
-                    dims(src_start, nd)?,
-                    dims(src_stop, nd)?,
-                    dims(dst_pad_shape, nd)?,
-                    dims(dst_start, nd)?,
-                )
-            };
-            if (0..nd).any(|i| s1[i] <= s0[i]) {
-                return Ok(());
-            }
-            let d1: Vec<i64> = (0..nd)
-                .map(|i| d0[i].saturating_add(s1[i] - s0[i]))
-                .collect();
-            let ns = copy::needed_bytes(sp, s0, s1, ts).ok_or(Error::InvalidParam)?;
-            let nd_ = copy::needed_bytes(dp, d0, &d1, ts).ok_or(Error::InvalidParam)?;
-            if src.is_null() || dst.is_null() {
-                return Err(Error::NullPointer);
-            }
-            // SAFETY: the caller's buffers hold their padded shapes, of
-            // which only the boxes (ns and nd_ bytes from the start) are
-            // touched; src and dst do not overlap (b2nd.h).
-            let (sb, db) = unsafe { (bytes(src, ns), bytes_mut(dst, nd_)) };
-            copy::copy_box(ts, sb, sp, s0, s1, db, dp, d0)
-        })())
+    guarded_rc(|| {
+        if !(1..=MAX_DIM as i8).contains(&ndim) || itemsize <= 0 {
+            return Err(Error::InvalidParam);
+        }
+        let nd = ndim as usize;
+        let ts = itemsize as usize;
+        // SAFETY: the shape arrays hold ndim values.
+        let (sp, s0, s1, dp, d0) = unsafe {
+            (
+                dims(src_pad_shape, nd)?,
+                dims(src_start, nd)?,
+                dims(src_stop, nd)?,
+                dims(dst_pad_shape, nd)?,
+                dims(dst_start, nd)?,
+            )
+        };
+        if (0..nd).any(|i| s1[i] <= s0[i]) {
+            return Ok(());
+        }
+        let d1: Vec<i64> = (0..nd)
+            .map(|i| d0[i].saturating_add(s1[i] - s0[i]))
+            .collect();
+        let ns = copy::needed_bytes(sp, s0, s1, ts).ok_or(Error::InvalidParam)?;
+        let nd_ = copy::needed_bytes(dp, d0, &d1, ts).ok_or(Error::InvalidParam)?;
+        if src.is_null() || dst.is_null() {
+            return Err(Error::NullPointer);
+        }
+        // SAFETY: the caller's buffers hold their padded shapes, of
+        // which only the boxes (ns and nd_ bytes from the start) are
+        // touched; src and dst do not overlap (b2nd.h).
+        let (sb, db) = unsafe { (bytes(src, ns), bytes_mut(dst, nd_)) };
+        copy::copy_box(ts, sb, sp, s0, s1, db, dp, d0)
     })
 }
 

@@ -316,6 +316,11 @@ unsafe fn write_call(
     guard(Error::Failure.code(), || rc(unsafe { write(p, f) }))
 }
 
+/// Run `f` under [`guard`] and map its result to 0 or its error code.
+fn guarded_rc(f: impl FnOnce() -> Result<()>) -> c_int {
+    guard(Error::Failure.code(), || rc(f()))
+}
+
 fn rc(r: Result<()>) -> c_int {
     match r {
         Ok(()) => 0,
@@ -324,6 +329,27 @@ fn rc(r: Result<()>) -> c_int {
 }
 
 // ---------------------------------------------------------------- contexts
+
+/// The shape, chunk shape and block shape arguments of an array of `nd`
+/// dimensions (NULL only for 0 dimensions).
+///
+/// # Safety
+/// Each pointer must hold `nd` values when non-NULL.
+pub(super) unsafe fn shape_args<'a>(
+    nd: usize,
+    shape: *const i64,
+    chunkshape: *const i32,
+    blockshape: *const i32,
+) -> Result<(&'a [i64], &'a [i32], &'a [i32])> {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        Ok((
+            required_items(shape, nd)?,
+            required_items(chunkshape, nd)?,
+            required_items(blockshape, nd)?,
+        ))
+    }
+}
 
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_create_ctx(
@@ -342,15 +368,8 @@ pub unsafe extern "C" fn b2nd_create_ctx(
             if !(0..=MAX_DIM as i8).contains(&ndim) || dtype_format < 0 {
                 return Err(Error::InvalidParam);
             }
-            let nd = ndim as usize;
             // SAFETY: the shape arrays hold ndim values (b2nd.h).
-            let (s, c, b) = unsafe {
-                (
-                    required_items(shape, nd)?,
-                    required_items(chunkshape, nd)?,
-                    required_items(blockshape, nd)?,
-                )
-            };
+            let (s, c, b) = unsafe { shape_args(ndim as usize, shape, chunkshape, blockshape) }?;
             let g = Geometry::new(s, c, b)?;
             // SAFETY: storage is NULL or a valid blosc2_storage.
             let st = unsafe { b2_storage.as_ref() };
@@ -458,15 +477,13 @@ fn array_new(ctx: &mut b2nd_context_t, fill: Fill<'_>) -> Result<*mut b2nd_array
 }
 
 unsafe fn create(ctx: *mut b2nd_context_t, out: *mut *mut b2nd_array_t, fill: Fill<'_>) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: ctx is NULL or a live context (b2nd.h).
-            let ctx = unsafe { ctx_ref(ctx) }?;
-            if out.is_null() {
-                return Err(Error::NullPointer);
-            }
-            store(out, array_new(ctx, fill)?)
-        })())
+    guarded_rc(|| {
+        // SAFETY: ctx is NULL or a live context (b2nd.h).
+        let ctx = unsafe { ctx_ref(ctx) }?;
+        if out.is_null() {
+            return Err(Error::NullPointer);
+        }
+        store(out, array_new(ctx, fill)?)
     })
 }
 
@@ -484,8 +501,10 @@ pub unsafe extern "C" fn b2nd_empty(
     ctx: *mut b2nd_context_t,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
+    // As the reference: an empty array is a zero-filled one, so that its
+    // compression ratio does not depend on leftover bytes.
     // SAFETY: forwarded contract.
-    unsafe { create(ctx, array, Fill::Special(Special::Zero)) }
+    unsafe { b2nd_zeros(ctx, array) }
 }
 
 #[no_mangle]
@@ -532,6 +551,20 @@ pub unsafe extern "C" fn b2nd_full(
             Err(e) => e.code(),
         }
     })
+}
+
+/// The new array `a` when `r` (the call that filled it) succeeded;
+/// otherwise `a` is freed and `r`'s error comes back.
+///
+/// # Safety
+/// `a` must be a live array of this library that nobody else holds.
+unsafe fn kept_or_freed<T>(a: *mut b2nd_array_t, r: Result<T>) -> Result<*mut b2nd_array_t> {
+    if let Err(e) = r {
+        // SAFETY: guaranteed by the caller.
+        unsafe { b2nd_free(a) };
+        return Err(e);
+    }
+    Ok(a)
 }
 
 #[no_mangle]
@@ -664,31 +697,29 @@ pub unsafe extern "C" fn b2nd_open_offset(
 
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_save(array: *const b2nd_array_t, urlpath: *mut c_char) -> c_int {
-    guard(Error::Failure.code(), || {
-        rc((|| {
-            // SAFETY: array is NULL or ours.
-            let h = unsafe { holder(array) }?;
-            if urlpath.is_null() {
-                return Err(Error::NullPointer);
-            }
-            // SAFETY: the array's super-chunk is ours.
-            let (_, _, contiguous) = unsafe { c_params(h.c.sc) }?;
-            let mut st = blosc2_storage {
-                contiguous,
-                urlpath,
-                cparams: std::ptr::null_mut(),
-                dparams: std::ptr::null_mut(),
-                io: std::ptr::null_mut(),
-            };
-            // SAFETY: storage and super-chunk are valid for the call.
-            let copy = unsafe { blosc2_schunk_copy(h.c.sc, &mut st) };
-            if copy.is_null() {
-                return Err(Error::Failure);
-            }
-            // SAFETY: the copy is ours and only needed to write the file.
-            unsafe { blosc2_schunk_free(copy) };
-            Ok(())
-        })())
+    guarded_rc(|| {
+        // SAFETY: array is NULL or ours.
+        let h = unsafe { holder(array) }?;
+        if urlpath.is_null() {
+            return Err(Error::NullPointer);
+        }
+        // SAFETY: the array's super-chunk is ours.
+        let (_, _, contiguous) = unsafe { c_params(h.c.sc) }?;
+        let mut st = blosc2_storage {
+            contiguous,
+            urlpath,
+            cparams: std::ptr::null_mut(),
+            dparams: std::ptr::null_mut(),
+            io: std::ptr::null_mut(),
+        };
+        // SAFETY: storage and super-chunk are valid for the call.
+        let copy = unsafe { blosc2_schunk_copy(h.c.sc, &mut st) };
+        if copy.is_null() {
+            return Err(Error::Failure);
+        }
+        // SAFETY: the copy is ours and only needed to write the file.
+        unsafe { blosc2_schunk_free(copy) };
+        Ok(())
     })
 }
 

@@ -168,19 +168,39 @@ pub extern "C" fn blosc2_stdio_mmap_close(_stream: *mut c_void) -> c_int {
     0
 }
 
+/// A stream of this backend: a mapping opened through
+/// `blosc2_stdio_mmap_open` (with the caller's struct that mirrors it), or a
+/// struct the caller filled in itself.
+enum MmapStream<'a> {
+    Opened(&'a mut MmapFile, &'a mut blosc2_stdio_mmap),
+    Caller(&'a mut blosc2_stdio_mmap),
+}
+
+/// Run `f` on the stream at `stream`, holding the registry's lock; `none`
+/// for a NULL stream.
+///
+/// # Safety
+/// `stream` must be NULL or point to a live `blosc2_stdio_mmap`.
+unsafe fn with_stream<T>(stream: *mut c_void, none: T, f: impl FnOnce(MmapStream<'_>) -> T) -> T {
+    let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: guaranteed by the caller.
+    let Some(m) = (unsafe { caller_mmap(stream) }) else {
+        return none;
+    };
+    match maps.get_mut(&(stream as usize)) {
+        Some(opened) => f(MmapStream::Opened(&mut opened.0, m)),
+        None => f(MmapStream::Caller(m)),
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_mmap_size(stream: *mut c_void) -> i64 {
-    guard(-1, || {
-        let maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
-        match maps.get(&(stream as usize)) {
-            Some(f) => f.0.file_size() as i64,
-            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
-            None => match unsafe { caller_mmap(stream) } {
-                Some(m) => m.file_size as i64,
-                None => -1,
-            },
-        }
-    })
+    let size = |s: MmapStream<'_>| match s {
+        MmapStream::Opened(f, _) => f.file_size() as i64,
+        MmapStream::Caller(m) => m.file_size as i64,
+    };
+    // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+    guard(-1, || unsafe { with_stream(stream, -1, size) })
 }
 
 #[no_mangle]
@@ -191,44 +211,31 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_write(
     position: i64,
     stream: *mut c_void,
 ) -> i64 {
-    guard(0, || {
-        let Some(n) = request_len(size, nitems, position).filter(|_| !ptr.is_null()) else {
-            return 0;
-        };
-        if n == 0 {
-            return 0;
-        }
-        let (Ok(n), Ok(pos)) = (usize::try_from(n), usize::try_from(position)) else {
-            return 0;
-        };
-        if pos.checked_add(n).is_none() {
-            return 0;
-        }
+    let Some(range) = request_range(size, nitems, position).filter(|_| !ptr.is_null()) else {
+        return 0;
+    };
+    if range.is_empty() {
+        return 0;
+    }
+    let write = |s: MmapStream<'_>| {
         // SAFETY: ptr holds size * nitems bytes.
-        let data = unsafe { std::slice::from_raw_parts(ptr as *const u8, n) };
-        let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(f) = maps.get_mut(&(stream as usize)) else {
-            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
-            let Some(m) = (unsafe { caller_mmap(stream) }) else {
-                return 0;
-            };
-            return if caller_mmap_write(m, data, pos) {
-                nitems
-            } else {
-                0
-            };
+        let data = unsafe { std::slice::from_raw_parts(ptr as *const u8, range.len()) };
+        let ok = match s {
+            MmapStream::Caller(m) => caller_mmap_write(m, data, range.start),
+            MmapStream::Opened(f, m) => {
+                let ok = f.write_at(range.start as u64, data).is_ok();
+                mirror(m, f);
+                ok
+            }
         };
-        let ok = f.0.write_at(position as u64, data).is_ok();
-        // SAFETY: the stream is the caller's blosc2_stdio_mmap.
-        if let Some(m) = unsafe { (stream as *mut blosc2_stdio_mmap).as_mut() } {
-            mirror(m, &f.0);
-        }
         if ok {
             nitems
         } else {
             0
         }
-    })
+    };
+    // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+    guard(0, || unsafe { with_stream(stream, 0, write) })
 }
 
 #[no_mangle]
@@ -239,83 +246,70 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_read(
     position: i64,
     stream: *mut c_void,
 ) -> i64 {
-    guard(0, || {
-        if ptr.is_null() {
-            return 0;
-        }
-        // SAFETY: ptr checked non-NULL.
-        unsafe { *ptr = std::ptr::null_mut() };
-        let Some(end) = request_len(size, nitems, position).and_then(|n| n.checked_add(position))
-        else {
+    let read = |out: &mut *mut c_void| {
+        *out = std::ptr::null_mut();
+        let Some(range) = request_range(size, nitems, position) else {
             return 0;
         };
-        let maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(f) = maps.get(&(stream as usize)) else {
-            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
-            let Some(m) = (unsafe { caller_mmap(stream) }) else {
-                return 0;
-            };
-            if end as u64 > m.file_size as u64 || m.addr.is_null() {
-                return 0;
+        let at = |s: MmapStream<'_>| match s {
+            MmapStream::Caller(m) if range.end <= m.file_size && !m.addr.is_null() => {
+                // SAFETY: start <= end <= file_size <= mapping_size, the
+                // length of the caller's mapping at addr.
+                unsafe { m.addr.add(range.start) as *mut c_void }
             }
-            // SAFETY: position <= end <= file_size <= mapping_size, the
-            // length of the caller's mapping at addr.
-            unsafe { *ptr = m.addr.add(position as usize) as *mut c_void };
-            return nitems;
+            MmapStream::Opened(f, _) if range.end <= f.bytes().len() => {
+                // SAFETY: start <= end <= the mapped length; the pointer
+                // stays valid until the mapping grows or is destroyed, as
+                // with the reference.
+                unsafe { f.bytes().as_ptr().add(range.start) as *mut c_void }
+            }
+            _ => std::ptr::null_mut(),
         };
-        let b = f.0.bytes();
-        if end as u64 > b.len() as u64 {
-            return 0;
+        // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+        *out = unsafe { with_stream(stream, std::ptr::null_mut(), at) };
+        if out.is_null() {
+            0
+        } else {
+            nitems
         }
-        // SAFETY: position <= end <= the mapped length; the pointer stays
-        // valid until the mapping grows or is destroyed, as with the reference.
-        unsafe { *ptr = b.as_ptr().add(position as usize) as *mut c_void };
-        nitems
-    })
+    };
+    // SAFETY: ptr is NULL or valid for one pointer (blosc2_read_cb).
+    unsafe { read_request(ptr, read) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_mmap_truncate(stream: *mut c_void, size: i64) -> c_int {
-    guard(-1, || {
-        if size < 0 {
-            return -1;
-        }
-        let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(f) = maps.get_mut(&(stream as usize)) else {
-            // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
-            let Some(m) = (unsafe { caller_mmap(stream) }) else {
-                return -1;
-            };
-            // As the reference: file_size follows, and the file unless the
-            // mapping is memory-only.
-            if m.file_size as u64 == size as u64 {
-                return 0;
+    let Ok(new_size) = usize::try_from(size) else {
+        return -1;
+    };
+    let truncate = |s: MmapStream<'_>| match s {
+        MmapStream::Opened(f, m) => {
+            let ok = f.truncate(size as u64).is_ok();
+            mirror(m, f);
+            if ok {
+                0
+            } else {
+                -1
             }
-            let Ok(new_size) = usize::try_from(size) else {
-                return -1;
-            };
+        }
+        // As the reference: file_size follows, and the file unless the
+        // mapping is memory-only.
+        MmapStream::Caller(m) if m.file_size == new_size => 0,
+        MmapStream::Caller(m) => {
             m.file_size = new_size;
             if m.is_memory_only {
                 return 0;
             }
             // SAFETY: ftruncate on the caller's descriptor; a bad one fails.
-            return if unsafe { libc::ftruncate(m.fd, size as libc::off_t) } < 0 {
+            if unsafe { libc::ftruncate(m.fd, size as libc::off_t) } < 0 {
                 -1
             } else {
                 0
-            };
-        };
-        let rc = if f.0.truncate(size as u64).is_ok() {
-            0
-        } else {
-            -1
-        };
-        // SAFETY: the stream is the caller's blosc2_stdio_mmap.
-        if let Some(m) = unsafe { (stream as *mut blosc2_stdio_mmap).as_mut() } {
-            mirror(m, &f.0);
+            }
         }
-        rc
-    })
+    };
+    // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
+    guard(-1, || unsafe { with_stream(stream, -1, truncate) })
 }
 
 #[no_mangle]

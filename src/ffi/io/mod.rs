@@ -307,14 +307,30 @@ impl Drop for CallbackFile {
     }
 }
 
-/// The byte count of an I/O callback request for `nitems` items of `size`
-/// bytes at `position`: `None` for a negative argument or an overflowing
-/// count (the request then does nothing).
-fn request_len(size: i64, nitems: i64, position: i64) -> Option<i64> {
+/// The bytes an I/O callback request names: `nitems` items of `size`
+/// bytes from `position`. `None` for a negative argument or an end past
+/// `i64` (the request then does nothing).
+fn request_range(size: i64, nitems: i64, position: i64) -> Option<std::ops::Range<usize>> {
     if size < 0 || nitems < 0 || position < 0 {
         return None;
     }
-    size.checked_mul(nitems)
+    let end = size.checked_mul(nitems)?.checked_add(position)?;
+    Some(usize::try_from(position).ok()?..usize::try_from(end).ok()?)
+}
+
+/// What the read callbacks share: a NULL `ptr` reads nothing (0 items);
+/// otherwise `f` gets the place `ptr` points at.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for reads and writes of one pointer.
+unsafe fn read_request(ptr: *mut *mut c_void, f: impl FnOnce(&mut *mut c_void) -> i64) -> i64 {
+    guard(0, || {
+        // SAFETY: guaranteed by the caller.
+        match unsafe { ptr.as_mut() } {
+            Some(slot) => f(slot),
+            None => 0,
+        }
+    })
 }
 
 mod mmap;
@@ -322,3 +338,18 @@ mod stdio;
 
 pub use mmap::*;
 pub use stdio::*;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_name_their_byte_range_or_nothing() {
+        assert_eq!(request_range(4, 3, 10), Some(10..22));
+        assert_eq!(request_range(0, 3, 5), Some(5..5));
+        assert_eq!(request_range(-1, 3, 0), None);
+        assert_eq!(request_range(1, 1, -1), None);
+        assert_eq!(request_range(i64::MAX, 2, 0), None);
+        assert_eq!(request_range(1, i64::MAX, 1), None);
+    }
+}

@@ -145,7 +145,7 @@ unsafe fn transfer(
     stream: *mut c_void,
     write: bool,
 ) -> i64 {
-    let Some(n) = request_len(size, nitems, position).filter(|_| !buf.is_null()) else {
+    let Some(range) = request_range(size, nitems, position).filter(|_| !buf.is_null()) else {
         return 0;
     };
     // SAFETY: guaranteed by the caller.
@@ -153,7 +153,7 @@ unsafe fn transfer(
         return 0;
     };
     // SAFETY: guaranteed by the caller.
-    let done = unsafe { pio(fd, buf, n as usize, position, write) };
+    let done = unsafe { pio(fd, buf, range.len(), position, write) };
     items_done(done, size)
 }
 
@@ -179,15 +179,13 @@ pub unsafe extern "C" fn blosc2_stdio_read(
     position: i64,
     stream: *mut c_void,
 ) -> i64 {
-    guard(0, || {
-        if ptr.is_null() {
-            return 0;
-        }
-        // SAFETY: ptr checked non-NULL above.
-        let buf = unsafe { *ptr } as *mut u8;
-        // SAFETY: *ptr holds size * nitems writable bytes; stream as documented.
-        unsafe { transfer(buf, size, nitems, position, stream, false) }
-    })
+    // SAFETY: ptr is NULL or points at the caller's buffer, which holds
+    // size * nitems writable bytes; stream as documented.
+    unsafe {
+        read_request(ptr, |buf| {
+            transfer(*buf as *mut u8, size, nitems, position, stream, false)
+        })
+    }
 }
 
 #[no_mangle]

@@ -37,23 +37,33 @@ pub(super) unsafe fn with_chunk(
     Ok(r)
 }
 
+/// Where a chunk argument goes in the super-chunk.
+#[derive(Clone, Copy)]
+enum ChunkPut {
+    Append,
+    Insert(i64),
+    Update(i64),
+}
+
 /// What the three calls that store a chunk share: note the chunk index
-/// for the filters (`at`, or the end for an append), take the chunk
-/// argument and store it through the engine.
+/// for the filters (the end for an append), take the chunk argument and
+/// store it through the engine.
 ///
 /// # Safety
 /// As [`mutate`] and [`with_chunk`].
-unsafe fn put_chunk(
-    schunk: *mut blosc2_schunk,
-    at: Option<i64>,
-    chunk: *mut u8,
-    copy: bool,
-    put: impl FnOnce(&mut SuperChunk, Vec<u8>) -> Result<i64>,
-) -> i64 {
+unsafe fn put_chunk(schunk: *mut blosc2_schunk, put: ChunkPut, chunk: *mut u8, copy: bool) -> i64 {
     let call = |h: &mut Holder| {
-        h.c.current_nchunk = at.unwrap_or_else(|| h.sc.nchunks());
+        h.c.current_nchunk = match put {
+            ChunkPut::Append => h.sc.nchunks(),
+            ChunkPut::Insert(n) | ChunkPut::Update(n) => n,
+        };
+        let store = |c| match put {
+            ChunkPut::Append => h.sc.append_chunk(c),
+            ChunkPut::Insert(n) => h.sc.insert_chunk(n, c),
+            ChunkPut::Update(n) => h.sc.update_chunk(n, c),
+        };
         // SAFETY: guaranteed by the caller.
-        unsafe { with_chunk(chunk, copy, |c| put(&mut h.sc, c)) }
+        unsafe { with_chunk(chunk, copy, store) }
     };
     // SAFETY: guaranteed by the caller.
     unsafe { mutate(schunk, call) }
@@ -66,7 +76,7 @@ pub unsafe extern "C" fn blosc2_schunk_append_chunk(
     copy: bool,
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe { put_chunk(schunk, None, chunk, copy, |sc, c| sc.append_chunk(c)) }
+    unsafe { put_chunk(schunk, ChunkPut::Append, chunk, copy) }
 }
 
 #[no_mangle]
@@ -77,11 +87,7 @@ pub unsafe extern "C" fn blosc2_schunk_insert_chunk(
     copy: bool,
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
-            sc.insert_chunk(nchunk, c)
-        })
-    }
+    unsafe { put_chunk(schunk, ChunkPut::Insert(nchunk), chunk, copy) }
 }
 
 #[no_mangle]
@@ -92,11 +98,7 @@ pub unsafe extern "C" fn blosc2_schunk_update_chunk(
     copy: bool,
 ) -> i64 {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        put_chunk(schunk, Some(nchunk), chunk, copy, |sc, c| {
-            sc.update_chunk(nchunk, c)
-        })
-    }
+    unsafe { put_chunk(schunk, ChunkPut::Update(nchunk), chunk, copy) }
 }
 
 #[no_mangle]
@@ -496,41 +498,40 @@ pub unsafe extern "C" fn blosc2_schunk_fill_special(
     }
 }
 
+/// What the two calls that hand out a super-chunk's parameters share: a
+/// NULL `out` is `BLOSC2_ERROR_NULL_POINTER` before the super-chunk is looked
+/// at; otherwise `*out` gets a calloc'ed `T` that `make` builds from the
+/// all-zero `T` and the super-chunk.
+///
+/// # Safety
+/// `schunk` as for [`reading`]; `out` NULL or valid for one pointer;
+/// all-zero bytes must be a valid `T`.
+unsafe fn params_out<T>(
+    schunk: *mut blosc2_schunk,
+    out: *mut *mut T,
+    make: impl FnOnce(T, &SuperChunk) -> T,
+) -> c_int {
+    if out.is_null() {
+        return Error::NullPointer.code();
+    }
+    // SAFETY: guaranteed by the caller.
+    let call = |h: &mut Access<'_>| unsafe { calloc_out(out, |zero| make(zero, &h.sc)) };
+    // SAFETY: guaranteed by the caller.
+    unsafe { reading(schunk, call) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_get_cparams(
     schunk: *mut blosc2_schunk,
     cparams: *mut *mut blosc2_cparams,
 ) -> c_int {
-    if cparams.is_null() {
-        return Error::NullPointer.code();
-    }
-    let call = |h: &mut Access<'_>| {
-        // SAFETY: calloc'ed like the reference; all-zero is a valid blosc2_cparams.
-        let p = unsafe { libc::calloc(1, std::mem::size_of::<blosc2_cparams>()) }
-            as *mut blosc2_cparams;
-        if p.is_null() {
-            return Error::MemoryAlloc.code();
-        }
-        let sc = &h.sc;
-        // SAFETY: p is a fresh, zeroed blosc2_cparams.
-        let c = unsafe { &mut *p };
-        c.schunk = schunk as *mut c_void;
-        c.filters = sc.cparams.filters;
-        c.filters_meta = sc.cparams.filters_meta;
-        c.compcode = sc.cparams.compcode;
-        c.compcode_meta = sc.cparams.compcode_meta;
-        c.clevel = sc.cparams.clevel;
-        c.typesize = sc.cparams.typesize;
-        c.blocksize = sc.blocksize;
-        c.splitmode = sc.cparams.splitmode as i32;
-        c.use_dict = c_int::from(sc.cparams.use_dict);
-        c.nthreads = sc.cparams.nthreads;
-        // SAFETY: checked non-NULL above.
-        unsafe { *cparams = p };
-        0
+    let make = |zero, sc: &SuperChunk| blosc2_cparams {
+        schunk: schunk as *mut c_void,
+        blocksize: sc.blocksize,
+        ..with_call_fields(zero, &sc.cparams.call_info(sc.cparams.compcode_meta))
     };
-    // SAFETY: a super-chunk pointer from this library.
-    unsafe { reading(schunk, call) }
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { params_out(schunk, cparams, make) }
 }
 
 #[no_mangle]
@@ -538,26 +539,13 @@ pub unsafe extern "C" fn blosc2_schunk_get_dparams(
     schunk: *mut blosc2_schunk,
     dparams: *mut *mut blosc2_dparams,
 ) -> c_int {
-    if dparams.is_null() {
-        return Error::NullPointer.code();
-    }
-    let call = |h: &mut Access<'_>| {
-        // SAFETY: calloc'ed like the reference; all-zero is a valid blosc2_dparams.
-        let p = unsafe { libc::calloc(1, std::mem::size_of::<blosc2_dparams>()) }
-            as *mut blosc2_dparams;
-        if p.is_null() {
-            return Error::MemoryAlloc.code();
-        }
-        // SAFETY: p is a fresh, zeroed blosc2_dparams; dparams checked above.
-        unsafe {
-            (*p).schunk = schunk as *mut c_void;
-            (*p).nthreads = h.sc.dparams.nthreads;
-            *dparams = p;
-        }
-        0
+    let make = |zero, sc: &SuperChunk| blosc2_dparams {
+        schunk: schunk as *mut c_void,
+        nthreads: sc.dparams.nthreads,
+        ..zero
     };
-    // SAFETY: a super-chunk pointer from this library.
-    unsafe { reading(schunk, call) }
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { params_out(schunk, dparams, make) }
 }
 
 #[no_mangle]

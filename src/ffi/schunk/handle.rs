@@ -215,32 +215,29 @@ impl Holder {
 
     /// Refresh everything, metalayers included.
     pub(super) fn sync_all(&mut self) {
-        self.metas = self
-            .sc
-            .metalayers()
-            .iter()
-            .map(|m| CMeta::new(&m.name, &m.content))
-            .collect();
-        self.vlmetas = self
-            .sc
-            .vlmetalayers()
-            .iter()
-            .map(|m| CMeta::new(&m.name, &m.content))
-            .collect();
-        self.c.metalayers = [std::ptr::null_mut(); MAX_METALAYERS];
-        for (i, m) in self.metas.iter_mut().enumerate().take(MAX_METALAYERS) {
-            self.c.metalayers[i] = &mut *m.c;
-        }
+        self.metas = c_metas(self.sc.metalayers(), &mut self.c.metalayers);
         self.c.nmetalayers = self.metas.len() as u16;
-        for p in self.c.vlmetalayers.iter_mut() {
-            *p = std::ptr::null_mut();
-        }
-        for (i, m) in self.vlmetas.iter_mut().enumerate().take(MAX_VLMETALAYERS) {
-            self.c.vlmetalayers[i] = &mut *m.c;
-        }
+        self.vlmetas = c_metas(self.sc.vlmetalayers(), &mut self.c.vlmetalayers);
         self.c.nvlmetalayers = self.vlmetas.len() as i16;
         self.sync();
     }
+}
+
+/// C copies of the metalayers `list`, their addresses written into `slots`
+/// (NULL after the last).
+fn c_metas(
+    list: &[crate::format::frame::Metalayer],
+    slots: &mut [*mut blosc2_metalayer],
+) -> Vec<CMeta> {
+    let mut metas: Vec<CMeta> = list
+        .iter()
+        .map(|m| CMeta::new(&m.name, &m.content))
+        .collect();
+    slots.fill(std::ptr::null_mut());
+    for (slot, m) in slots.iter_mut().zip(metas.iter_mut()) {
+        *slot = &mut *m.c;
+    }
+    metas
 }
 
 /// The holder behind a C pointer.

@@ -2,20 +2,30 @@
 
 use super::*;
 
+/// Which metalayer a write goes to, and how.
+#[derive(Clone, Copy)]
+enum MetaWrite {
+    Add,
+    Update,
+    /// A variable-length metalayer, compressed with these parameters
+    /// (NULL: the defaults).
+    VlAdd(*mut blosc2_cparams),
+    VlUpdate(*mut blosc2_cparams),
+}
+
 /// What the four calls that write a metalayer share: check the name and
 /// the content, write through the engine, make the public metalayer fields
-/// true again. `cparams` is the vlmetalayer argument (NULL: the defaults).
+/// true again.
 ///
 /// # Safety
 /// `schunk` as for [`mutate`]; `name` NULL or a C string; `content` valid for
-/// `content_len` bytes; a `cparams` pointer NULL or valid.
+/// `content_len` bytes; the parameters of `how` NULL or valid.
 unsafe fn write_meta(
     schunk: *mut blosc2_schunk,
     name: *const c_char,
     content: *mut u8,
     content_len: i32,
-    cparams: Option<*mut blosc2_cparams>,
-    write: impl FnOnce(&mut SuperChunk, &str, &[u8], Option<&CParams>) -> Result<usize>,
+    how: MetaWrite,
 ) -> c_int {
     let call = |h: &mut Holder| {
         // SAFETY: guaranteed by the caller.
@@ -23,16 +33,21 @@ unsafe fn write_meta(
         if content_len < 0 || (content.is_null() && content_len > 0) {
             return Err(Error::InvalidParam);
         }
-        let cp = match cparams {
-            Some(c) => vlmeta_cparams(c)?,
-            None => None,
+        let cp = match how {
+            MetaWrite::VlAdd(p) | MetaWrite::VlUpdate(p) => vlmeta_cparams(p)?,
+            MetaWrite::Add | MetaWrite::Update => None,
         };
         // SAFETY: content holds content_len bytes.
         let c = unsafe { bytes(content, content_len as usize) };
-        let r = write(&mut h.sc, &name, c, cp.as_ref()).map(|i| i as c_int);
+        let r = match how {
+            MetaWrite::Add => h.sc.meta_add(&name, c),
+            MetaWrite::Update => h.sc.meta_update(&name, c),
+            MetaWrite::VlAdd(_) => h.sc.vlmeta_add(&name, c, cp.as_ref()),
+            MetaWrite::VlUpdate(_) => h.sc.vlmeta_update(&name, c, cp.as_ref()),
+        };
         h.sync_all();
         h.c.change_tick += 1;
-        r
+        r.map(|i| i as c_int)
     };
     // SAFETY: guaranteed by the caller.
     unsafe { mutate(schunk, call) }
@@ -49,11 +64,7 @@ pub unsafe extern "C" fn blosc2_meta_add(
     content_len: i32,
 ) -> c_int {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(schunk, name, content, content_len, None, |sc, n, c, _| {
-            sc.meta_add(n, c)
-        })
-    }
+    unsafe { write_meta(schunk, name, content, content_len, MetaWrite::Add) }
 }
 
 #[no_mangle]
@@ -64,11 +75,7 @@ pub unsafe extern "C" fn blosc2_meta_update(
     content_len: i32,
 ) -> c_int {
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(schunk, name, content, content_len, None, |sc, n, c, _| {
-            sc.meta_update(n, c)
-        })
-    }
+    unsafe { write_meta(schunk, name, content, content_len, MetaWrite::Update) }
 }
 
 #[no_mangle]
@@ -86,8 +93,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_add(
             name,
             content,
             content_len,
-            Some(cparams),
-            |sc, n, c, cp| sc.vlmeta_add(n, c, cp),
+            MetaWrite::VlAdd(cparams),
         )
     }
 }
@@ -107,8 +113,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_update(
             name,
             content,
             content_len,
-            Some(cparams),
-            |sc, n, c, cp| sc.vlmeta_update(n, c, cp),
+            MetaWrite::VlUpdate(cparams),
         )
     }
 }

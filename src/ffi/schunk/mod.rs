@@ -15,9 +15,9 @@
 #![allow(clippy::missing_safety_doc)]
 #![allow(non_camel_case_types)]
 
-use super::ctx::{cparams_defaults, cparams_from_c, dparams_defaults, Context};
+use super::ctx::{cparams_defaults, cparams_from_c, dparams_defaults, with_call_fields, Context};
 use super::guard;
-use super::ptr::{bytes, items, items_mut, malloc_copy, malloc_i64s, string_arg};
+use super::ptr::{bytes, calloc_out, items, items_mut, malloc_copy, malloc_i64s, string_arg};
 use super::types::*;
 use crate::chunk::{CParams, DParams};
 use crate::error::{Error, Result};
