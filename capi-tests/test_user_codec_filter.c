@@ -188,9 +188,25 @@ static void use_filter(void) {
   free(src); free(dest); free(back);
 }
 
+/* Tuners are registered under the same rules as codecs and filters: ids
+   below 160 are Blosc's; the same id again is fine with the same name. */
+static void tuner_registration(void) {
+  blosc2_tuner t = {0};
+  t.id = 20;
+  t.name = "low-id-tuner";
+  CHECK(blosc2_register_tuner(&t) < 0);
+  t.id = 210;
+  t.name = "tuner-210";
+  CHECK_EQ_INT(blosc2_register_tuner(&t), 0);
+  CHECK_EQ_INT(blosc2_register_tuner(&t), 0);
+  t.name = "another-name";
+  CHECK(blosc2_register_tuner(&t) < 0);
+}
+
 int main(void) {
   blosc2_init();
   registration();
+  tuner_registration();
   use_codec(1);
   use_codec(2);
   use_filter();

@@ -23,6 +23,7 @@ pub mod params;
 pub mod pipeline;
 pub mod special;
 mod split;
+pub mod tuner;
 pub mod user_filter;
 pub mod vlblocks;
 

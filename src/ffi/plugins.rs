@@ -11,7 +11,7 @@ use crate::error::Error;
 use crate::plugin::{SchunkContext, SchunkRef};
 use std::ffi::CStr;
 use std::os::raw::{c_int, c_void};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 fn cparams_for(info: &CallInfo) -> blosc2_cparams {
     blosc2_cparams {
@@ -189,28 +189,9 @@ pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c
     unsafe { register_from(filter, |f| f.name, register) }
 }
 
-static TUNERS: Mutex<Vec<(c_int, String)>> = Mutex::new(Vec::new());
-
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_tuner(tuner: *mut blosc2_tuner) -> c_int {
-    let register = |t: &blosc2_tuner, name: String| {
-        if t.id < 160 {
-            return Err(Error::Failure);
-        }
-        let mut reg = TUNERS.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, n)) = reg.iter().find(|(id, _)| *id == t.id) {
-            return if *n == name {
-                Ok(())
-            } else {
-                Err(Error::Failure)
-            };
-        }
-        if reg.len() >= 255 {
-            return Err(Error::CodecSupport);
-        }
-        reg.push((t.id, name));
-        Ok(())
-    };
+    let register = |t: &blosc2_tuner, name: String| crate::chunk::tuner::register(t.id, &name);
     // SAFETY: tuner is NULL or a valid blosc2_tuner (blosc2.h).
     unsafe { register_from(tuner, |t| t.name, register) }
 }
