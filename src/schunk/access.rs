@@ -185,6 +185,26 @@ impl SuperChunk {
         Ok(Some(b2nd_grid(meta)?.0.len()))
     }
 
+    /// How many entries each bound of a slice has: the dimensions of an
+    /// n-dimensional super-chunk, 1 (an item index) for any other.
+    pub fn slice_dims(&self) -> Result<usize> {
+        Ok(self.b2nd_ndim()?.unwrap_or(1))
+    }
+
+    /// Indexes of the chunks touched by the slice `[start, stop)`, whose
+    /// bounds have [`Self::slice_dims`] entries: n-dimensional bounds over
+    /// the chunk grid of an n-dimensional super-chunk, item indexes
+    /// otherwise.
+    pub fn slice_chunk_indexes(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+        if self.b2nd_ndim()?.is_some() {
+            return self.b2nd_slice_nchunks(start, stop);
+        }
+        match (start.first(), stop.first()) {
+            (Some(&a), Some(&b)) => self.slice_nchunks(a, b),
+            _ => Err(Error::InvalidParam),
+        }
+    }
+
     /// Indexes (C order over the chunk grid) of the chunks of an
     /// n-dimensional super-chunk touched by the slice `[start, stop)`.
     pub fn b2nd_slice_nchunks(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {

@@ -740,3 +740,22 @@ fn per_operation_backends_hold_no_file_between_calls() {
         }
     }
 }
+
+#[test]
+fn slice_chunk_indexes_of_a_plain_super_chunk_take_item_bounds() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    for i in 0..4 {
+        sc.append_buffer(&data(1000, i + 1)).unwrap();
+    }
+    // Not n-dimensional: one entry per bound, item indexes.
+    assert_eq!(sc.slice_dims().unwrap(), 1);
+    assert_eq!(
+        sc.slice_chunk_indexes(&[999], &[2001]).unwrap(),
+        vec![0, 1, 2]
+    );
+    assert_eq!(
+        sc.slice_chunk_indexes(&[999], &[2001]).unwrap(),
+        sc.slice_nchunks(999, 2001).unwrap()
+    );
+    assert_eq!(sc.slice_chunk_indexes(&[], &[5]), Err(Error::InvalidParam));
+}

@@ -385,24 +385,16 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
         if start.is_null() || stop.is_null() || chunks_idx.is_null() {
             return Error::NullPointer.code() as i64;
         }
-        let nd = match h.sc.b2nd_ndim() {
+        let nd = match h.sc.slice_dims() {
             Ok(nd) => nd,
             Err(e) => return e.code() as i64,
         };
-        let idx = if let Some(nd) = nd {
-            // SAFETY: start and stop hold ndim entries for an n-dimensional array.
-            let (a, b) = unsafe { (items(start, nd), items(stop, nd)) };
-            match h.sc.b2nd_slice_nchunks(a, b) {
-                Ok(v) => v,
-                Err(e) => return e.code() as i64,
-            }
-        } else {
-            // SAFETY: as above.
-            let (a, b) = unsafe { (*start, *stop) };
-            match h.sc.slice_nchunks(a, b) {
-                Ok(v) => v,
-                Err(e) => return e.code() as i64,
-            }
+        // SAFETY: start and stop hold slice_dims entries (API contract: ndim
+        // for an n-dimensional array, one item index otherwise).
+        let (a, b) = unsafe { (items(start, nd), items(stop, nd)) };
+        let idx = match h.sc.slice_chunk_indexes(a, b) {
+            Ok(v) => v,
+            Err(e) => return e.code() as i64,
         };
         let p = if idx.is_empty() {
             std::ptr::null_mut()
