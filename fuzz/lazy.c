@@ -2,6 +2,7 @@
    opened from disk (blosc2_schunk_open), so that its chunks come out as lazy
    chunks (header, block starts and a trailer locating the rest in the file)
    that the reads resolve through the super-chunk. */
+#define _GNU_SOURCE /* nftw, in fuzz_files.h */
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
