@@ -122,10 +122,18 @@ impl Frame {
             .size()
     }
 
-    /// Write chunk file `id` (replacing an old one).
-    pub fn write_sparse_chunk(&self, id: i64, chunk: &[u8]) -> Result<()> {
+    /// Write `chunk` as a new chunk file under the next free number (see
+    /// [`Self::next_sparse_id`]) and return that number; a file left half
+    /// written by a failure is removed.
+    pub fn add_sparse_chunk(&self, chunk: &[u8]) -> Result<i64> {
         let (io, dir) = self.sparse_parts()?;
-        crate::io::write_whole(&**io, &sparse_chunk_path(dir, id)?, chunk)
+        let id = self.next_sparse_id();
+        let path = sparse_chunk_path(dir, id)?;
+        let r = crate::io::write_whole(&**io, &path, chunk);
+        if r.is_err() {
+            let _ = std::fs::remove_file(&path);
+        }
+        r.map(|()| id)
     }
 
     fn staged_path(&self, id: i64) -> Result<PathBuf> {

@@ -119,12 +119,8 @@ impl SuperChunk {
                 let off = match special_kind(&h) {
                     Some(k) => special_offset(k).unwrap_or(0),
                     None => {
-                        let id = f.next_sparse_id();
+                        let id = f.add_sparse_chunk(&chunk)?;
                         new_file = Some(id);
-                        if let Err(e) = f.write_sparse_chunk(id, &chunk) {
-                            let _ = f.remove_sparse_chunk(id);
-                            return Err(e);
-                        }
                         cbytes += chunk.len() as u64;
                         id
                     }
@@ -193,12 +189,8 @@ impl SuperChunk {
                         cbytes += chunk.len() as u64;
                     }
                     None => {
-                        let id = f.next_sparse_id();
+                        let id = f.add_sparse_chunk(&chunk)?;
                         new_file = Some(id);
-                        if let Err(e) = f.write_sparse_chunk(id, &chunk) {
-                            let _ = f.remove_sparse_chunk(id);
-                            return Err(e);
-                        }
                         cbytes += chunk.len() as u64;
                         offsets[n as usize] = id;
                     }

@@ -115,13 +115,8 @@ impl SuperChunk {
         if dest.len() < (be - bs) as usize {
             return Err(Error::WriteBuffer);
         }
-        let cs = self.chunksize as i64;
-        let mut pos = bs;
-        while pos < be {
-            let n = pos / cs;
-            let c0 = pos - n * cs;
-            let c1 = (be - n * cs).min(cs);
-            let out = &mut dest[(pos - bs) as usize..(pos - bs + c1 - c0) as usize];
+        for (n, c0, c1, at) in chunk_spans(self.chunksize as i64, bs, be) {
+            let out = &mut dest[at..at + (c1 - c0) as usize];
             let chunk = self.chunk(n)?;
             let (nb, cb, _) = chunk_info(&chunk)?;
             if (nb as i64) < c1 {
@@ -137,7 +132,6 @@ impl SuperChunk {
                     return Err(Error::Failure);
                 }
             }
-            pos += c1 - c0;
         }
         Ok(())
     }
@@ -152,25 +146,36 @@ impl SuperChunk {
         if src.len() < (be - bs) as usize {
             return Err(Error::ReadBuffer);
         }
-        let cs = self.chunksize as i64;
-        let mut pos = bs;
-        while pos < be {
-            let n = pos / cs;
-            let c0 = pos - n * cs;
-            let c1 = (be - n * cs).min(cs);
+        for (n, c0, c1, at) in chunk_spans(self.chunksize as i64, bs, be) {
             let mut data = self.decompress_chunk_vec(n)?;
             if (data.len() as i64) < c1 {
                 return Err(Error::Failure);
             }
-            data[c0 as usize..c1 as usize]
-                .copy_from_slice(&src[(pos - bs) as usize..(pos - bs + c1 - c0) as usize]);
+            data[c0 as usize..c1 as usize].copy_from_slice(&src[at..at + (c1 - c0) as usize]);
             let mut cp = self.cparams.clone();
             cp.nchunk = n;
             let c = chunk::compress(&cp, &data)?;
             self.last_blocksize = chunk::header(&c)?.blocksize;
             self.update_chunk(n, c)?;
-            pos += c1 - c0;
         }
         Ok(())
     }
+}
+
+/// The chunks (of `cs` bytes each) that the data bytes `[bs, be)` fall in:
+/// for each its number `n`, the range `[c0, c1)` of its bytes, and where
+/// that range starts counted from `bs`.
+fn chunk_spans(cs: i64, bs: i64, be: i64) -> impl Iterator<Item = (i64, i64, i64, usize)> {
+    let mut pos = bs;
+    std::iter::from_fn(move || {
+        if pos >= be {
+            return None;
+        }
+        let n = pos / cs;
+        let c0 = pos - n * cs;
+        let c1 = (be - n * cs).min(cs);
+        let at = (pos - bs) as usize;
+        pos += c1 - c0;
+        Some((n, c0, c1, at))
+    })
 }
