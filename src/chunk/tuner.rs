@@ -40,12 +40,6 @@ pub fn register(id: i32, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether a tuner is registered under `id`.
-pub fn is_registered(id: i32) -> bool {
-    let reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-    reg.iter().any(|(i, _)| *i == id)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,9 +47,7 @@ mod tests {
     #[test]
     fn registration_rules() {
         assert_eq!(register(10, "low"), Err(Error::Failure));
-        assert!(!is_registered(10));
         assert_eq!(register(201, "tuner-a"), Ok(()));
-        assert!(is_registered(201));
         // The same id again: fine with the same name, refused with another.
         assert_eq!(register(201, "tuner-a"), Ok(()));
         assert_eq!(register(201, "tuner-b"), Err(Error::Failure));
