@@ -270,7 +270,8 @@ static int reference_undoes_in_place(const uint8_t *filters) {
 }
 
 /* The class of known reference bugs a difference belongs to, or -1. */
-static int known_reference_bug(const uint8_t *data, size_t size, int ours_rc, int ref_rc) {
+static int known_reference_bug(const uint8_t *data, size_t size, int32_t destsize, int ours_rc,
+                               int ref_rc) {
   uint8_t version = data[0], flags = data[2], typesize = data[3];
   int32_t nbytes = read_i32(data + 4), blocksize = read_i32(data + 8), cbytes = read_i32(data + 12);
   /* The reference does not reject version 0 or negative sizes. */
@@ -307,7 +308,6 @@ static int known_reference_bug(const uint8_t *data, size_t size, int ours_rc, in
      the reference fails on the chunk cut at its cbytes. */
   if (ours_rc < 0 && cbytes >= BLOSC_MIN_HEADER_LENGTH &&
       (size_t)cbytes < size) {
-    int32_t destsize = nbytes < 0 ? 0 : nbytes > MAX_NBYTES ? MAX_NBYTES : nbytes;
     if (run_reference(data, (size_t)cbytes, destsize) == 0 && shared->rc < 0)
       return KNOWN_PAST_CBYTES;
   }
@@ -361,7 +361,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t first = 0;
   if (ours_rc == ref_rc)
     while (first < (size_t)ref_rc && ours_dest[first] == shared->dest[first]) first++;
-  int known = known_reference_bug(data, size, ours_rc, ref_rc);
+  int known = known_reference_bug(data, size, destsize, ours_rc, ref_rc);
   if (known >= 0) {
     outcomes[known]++;
     return 0;
