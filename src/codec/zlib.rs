@@ -3,16 +3,23 @@
 //! zlib_backends`; the speed ratios below come from it, see
 //! docs/performance.md):
 //!
-//! - Compression, levels 1-6: zlib-rs, which writes zlib-ng's very bytes (so
-//!   the chunks equal the reference's), with one deflate state kept per thread.
+//! - Compression, level 1, and levels 2-6 for byte-shuffled blocks and
+//!   blocks of runs: zlib-rs, which writes zlib-ng's very bytes (so the
+//!   chunks equal the reference's), with one deflate state kept per thread.
+//! - Compression, levels 2-6, other blocks: libdeflate (see below), 1.4-3x
+//!   zlib-ng's speed, its output 15-45% smaller, and decoded 1.6-2x faster
+//!   (`benches/results/xeon-2c/zlib-backends.txt`). Runs (at least half of
+//!   the first 8 KiB's 8-byte words equal to the word before, as in
+//!   mostly-zero integers) stay with zlib-rs: libdeflate's levels 2-6 run
+//!   at 0.4-0.7x of zlib-ng there, and a cheaper test than the probe below
+//!   is needed where the probe would be a noticeable share of the work.
 //! - Compression, levels 7-9: libdeflate (the `libdeflater` crate, built with
 //!   `cc`), a whole-buffer compressor, which is what a Blosc block is: 1.1-12x
 //!   the speed of zlib-ng's levels 7-9, its output between 0.05% larger and
 //!   43% smaller in the benchmarks. Its streams are valid zlib that the
-//!   reference decodes, but not zlib-ng's bytes. Below level 7 it is 1.2-3x
-//!   faster on most data but 0.1-0.55x on very compressible data (mostly-zero
-//!   int64 in 128 KiB blocks), so zlib-rs (0.85-1.2x) is kept there.
-//!   Except for byte-shuffled blocks that are not highly compressible: there
+//!   reference decodes, but not zlib-ng's bytes. Its level 1 is no faster
+//!   than zlib-ng's on most data and 0.1x on mostly-zero integers, so level
+//!   1 stays with zlib-rs. Except, at levels 7-9, for byte-shuffled blocks that are not highly compressible: there
 //!   libdeflate's streams take 2.3x as long to decode as zlib-ng's, whoever
 //!   decodes them (float64 with noise, shuffled: 0.37x of zlib-ng's decoding
 //!   speed with libdeflate, 0.43x with zlib-rs), and the chunk's
@@ -64,8 +71,14 @@ mod imp {
     use std::thread::LocalKey;
     use zlib_rs::{Deflate, DeflateFlush, Inflate, InflateFlush, Status};
 
-    /// zlib levels from which libdeflate compresses (below, zlib-rs).
+    /// zlib levels from which libdeflate compresses every block but the
+    /// byte-shuffled ones that are not highly compressible.
     pub(super) const LIBDEFLATE_FROM: i32 = 7;
+
+    /// zlib levels from which libdeflate compresses unshuffled blocks that
+    /// are not highly compressible (below, and for the other blocks up to
+    /// [`LIBDEFLATE_FROM`], zlib-rs).
+    pub(super) const PLAIN_LIBDEFLATE_FROM: i32 = 2;
 
     /// Input length from which a call writes the whole 2 x 32 KiB window.
     pub(super) const WHOLE_WINDOW: usize = 2 << 15;
@@ -191,11 +204,33 @@ mod imp {
         .unwrap_or_else(|| probe(&mut Compressor::new(probe_level()), &mut Vec::new()))
     }
 
+    /// Whether at least half of the 8-byte words in the first
+    /// [`PROBE_BYTES`] of `src` equal the word before them: runs, such as
+    /// mostly-zero integers, where libdeflate's lower levels are slower than
+    /// zlib-rs. A few hundred nanoseconds, where [`highly_compressible`]
+    /// takes a libdeflate compression (and the clearing of its tables).
+    pub(super) fn repeats_heavy(src: &[u8]) -> bool {
+        let sample = &src[..src.len().min(PROBE_BYTES)];
+        let next = sample.get(8..).unwrap_or_default().chunks_exact(8);
+        let (pairs, repeats) = sample
+            .chunks_exact(8)
+            .zip(next)
+            .fold((0usize, 0usize), |(n, r), (a, b)| {
+                (n + 1, r + usize::from(a == b))
+            });
+        pairs > 0 && 2 * repeats >= pairs
+    }
+
     /// Compress into a zlib stream (zlib's levels 1..=9); 0 when it does not
     /// fit. `shuffled`: the block was byte-shuffled (see the module comment).
     pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, shuffled: bool) -> usize {
         let level = clevel.clamp(1, 9);
-        if level >= LIBDEFLATE_FROM && (!shuffled || highly_compressible(src)) {
+        let libdeflate = if level >= LIBDEFLATE_FROM {
+            !shuffled || highly_compressible(src)
+        } else {
+            level >= PLAIN_LIBDEFLATE_FROM && !shuffled && !repeats_heavy(src)
+        };
+        if libdeflate {
             libdeflate_compress(src, dest, level)
         } else {
             zlib_rs_compress(src, dest, level)
@@ -541,6 +576,46 @@ mod tests {
             dict[1] = (dict[1] & !0x1F) | ((31 - base % 31) % 31) as u8;
             assert_eq!((u16::from(dict[0]) << 8 | u16::from(dict[1])) % 31, 0);
             assert_eq!(decompress(&dict, &mut out, shuffled), None);
+        }
+    }
+
+    /// At levels 2-6, unshuffled blocks get libdeflate's bytes unless they
+    /// are runs; shuffled blocks and runs, and every block at level 1, get
+    /// zlib-rs's bytes (zlib-ng's).
+    #[cfg(not(feature = "zlib-ng"))]
+    #[test]
+    fn levels_1_to_6_leave_runs_and_shuffled_blocks_to_zlib_rs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(26);
+        let noisy: Vec<u8> = (0..40_000).map(|_| rng.gen_range(0..16u8)).collect();
+        // Mostly-zero 64-bit integers: one word in 50 set.
+        let sparse: Vec<u8> = (0..5_000u64)
+            .flat_map(|i| (if i % 50 == 7 { i * 977 } else { 0 }).to_le_bytes())
+            .collect();
+        assert!(!imp::repeats_heavy(&noisy));
+        assert!(imp::repeats_heavy(&sparse));
+        assert!(!imp::repeats_heavy(&[]) && !imp::repeats_heavy(&[0; 15]));
+        assert!(imp::repeats_heavy(&[0; 16]));
+        for level in 1..=6 {
+            for (src, shuffled) in [
+                (&noisy, true),
+                (&noisy, false),
+                (&sparse, true),
+                (&sparse, false),
+            ] {
+                let zlib_rs = level == 1 || shuffled || src == &sparse;
+                let mut c = vec![0u8; 50_000];
+                let n = compress(src, &mut c, level, shuffled);
+                let mut fresh = vec![0u8; 50_000];
+                let m = imp::fresh(level, src, &mut fresh);
+                assert_eq!(
+                    c[..n] == fresh[..m],
+                    zlib_rs,
+                    "level {level} shuffled {shuffled} zlib-rs expected {zlib_rs}"
+                );
+                let mut back = vec![0u8; src.len()];
+                assert_eq!(decompress(&c[..n], &mut back, shuffled), Some(src.len()));
+                assert_eq!(&back, src);
+            }
         }
     }
 

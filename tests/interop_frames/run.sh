@@ -3,7 +3,7 @@
 # (.ref, from scripts/fetch-reference.sh) and against ours (target/release).
 # Checks that (1) both write byte-identical frames for the same calls and
 # (2) each library reads the other's frames to the same digest. Frames of zlib
-# chunks are left out of (1): from clevel 7 our zlib streams come from
+# chunks are left out of (1): many of our zlib streams come from
 # libdeflate (src/codec/zlib.rs), valid zlib but not zlib-ng's bytes; (2)
 # still reads them both ways.
 set -euo pipefail
