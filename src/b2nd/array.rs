@@ -189,6 +189,26 @@ pub(crate) fn check_box(shape: &[i64], start: &[i64], stop: &[i64]) -> Result<()
     Ok(())
 }
 
+/// The shape of the box `[start, stop)`, checked against `shape` (see
+/// [`check_box`]).
+pub fn box_shape(shape: &[i64], start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+    check_box(shape, start, stop)?;
+    Ok(stop.iter().zip(start).map(|(e, s)| e - s).collect())
+}
+
+/// The bytes of `nitems` items of `typesize` bytes, which a caller's buffer
+/// of `buffersize` bytes must hold: `InvalidParam` when it is smaller or
+/// the product overflows.
+pub fn buffer_nbytes(nitems: i64, typesize: i32, buffersize: i64) -> Result<i64> {
+    let need = nitems
+        .checked_mul(typesize as i64)
+        .ok_or(Error::InvalidParam)?;
+    if buffersize < need {
+        return Err(Error::InvalidParam);
+    }
+    Ok(need)
+}
+
 /// The part of the array a chunk covers: `[start, stop)`, clipped to the
 /// array's shape.
 pub(crate) fn chunk_box(g: &Geometry, c: &[i64]) -> (Vec<i64>, Vec<i64>) {
@@ -483,6 +503,22 @@ pub(crate) mod tests {
         };
         init_schunk(&mut sc, &meta, &[], Fill::Special(Special::Zero)).unwrap();
         (sc, meta)
+    }
+
+    #[test]
+    fn box_shapes_and_buffer_sizes() {
+        assert_eq!(box_shape(&[10, 7], &[2, 0], &[5, 7]), Ok(vec![3, 7]));
+        assert_eq!(
+            box_shape(&[10, 7], &[2, 0], &[5, 8]),
+            Err(Error::InvalidParam)
+        );
+        assert_eq!(box_shape(&[10, 7], &[2], &[5]), Err(Error::InvalidParam));
+        assert_eq!(buffer_nbytes(12, 8, 96), Ok(96));
+        assert_eq!(buffer_nbytes(12, 8, 95), Err(Error::InvalidParam));
+        assert_eq!(
+            buffer_nbytes(i64::MAX, 2, i64::MAX),
+            Err(Error::InvalidParam)
+        );
     }
 
     #[test]

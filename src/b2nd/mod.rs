@@ -27,12 +27,14 @@ pub mod copy;
 pub mod follow;
 pub mod geometry;
 pub mod meta;
+pub mod params;
 pub mod reshape;
 pub mod select;
 
 pub use array::Fill;
 pub use geometry::{Geometry, MAX_DIM};
 pub use meta::ArrayMeta;
+pub use params::ArrayParams;
 
 use crate::chunk::{CParams, DParams};
 use crate::error::{Error, Result};

@@ -19,17 +19,11 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
         if array.is_null() || buffer.is_null() {
             return Err(Error::NullPointer);
         }
-        let g = Geometry::new(&c.shape, &c.chunkshape, &c.blockshape)?;
-        let need = g
-            .nitems
-            .checked_mul(c.cparams.typesize as i64)
-            .ok_or(Error::InvalidParam)?;
-        if buffersize < need {
-            return Err(Error::InvalidParam);
-        }
+        let nitems = c.params.meta()?.geom.nitems;
+        let need = array::buffer_nbytes(nitems, c.cparams.typesize, buffersize)?;
         // SAFETY: buffer holds buffersize >= need bytes.
         let data = unsafe { caller_buffer(buffer, need) }?;
-        let a = array_new(c, Fill::Special(Special::Zero))?;
+        let a = array_new(c, Fill::Special(Special::Zero), &[])?;
         // SAFETY: a was just made and nobody else holds it.
         let a = unsafe {
             let r = write(a, |sc, m| array::from_buffer(sc, &m.geom, data));
@@ -92,12 +86,7 @@ unsafe fn output_for<'a>(
     nitems: i64,
     typesize: i32,
 ) -> Result<&'a mut [u8]> {
-    let need = nitems
-        .checked_mul(typesize as i64)
-        .ok_or(Error::InvalidParam)?;
-    if buffersize < need {
-        return Err(Error::InvalidParam);
-    }
+    array::buffer_nbytes(nitems, typesize, buffersize)?;
     // SAFETY: guaranteed by the caller.
     unsafe { caller_buffer_mut(buffer, buffersize) }
 }

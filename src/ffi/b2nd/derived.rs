@@ -13,15 +13,8 @@ fn array_with_shape(
     shape: &[i64],
     extra: &[(String, Vec<u8>)],
 ) -> Result<*mut b2nd_array_t> {
-    ctx.shape = shape.to_vec();
-    if ctx.chunkshape.len() != shape.len() || ctx.blockshape.len() != shape.len() {
-        return Err(Error::InvalidParam);
-    }
-    let saved = std::mem::take(&mut ctx.metalayers);
-    ctx.metalayers = saved.iter().chain(extra).cloned().collect();
-    let r = array_new(ctx, Fill::Special(Special::Zero));
-    ctx.metalayers = saved;
-    r
+    ctx.params.set_shape(shape)?;
+    array_new(ctx, Fill::Special(Special::Zero), extra)
 }
 
 /// Copy the items of `src` at `offset` into the new array `dst`; free `dst`
@@ -66,11 +59,10 @@ pub unsafe extern "C" fn b2nd_get_slice(
         let nd = s.meta.geom.ndim();
         // SAFETY: as above.
         let (s0, s1) = unsafe { (dims(start, nd)?, dims(stop, nd)?) };
-        array::check_box(&s.meta.geom.shape, s0, s1)?;
+        let shape = array::box_shape(&s.meta.geom.shape, s0, s1)?;
         if c.cparams.typesize != s.c_typesize() {
             return Err(Error::InvalidParam);
         }
-        let shape: Vec<i64> = (0..nd).map(|i| s1[i] - s0[i]).collect();
         let a = array_with_shape(c, &shape, &[])?;
         // SAFETY: src is live, a was just made.
         unsafe { fill_from(src, s0, a)? };
@@ -143,8 +135,8 @@ unsafe fn copy_array(
     // SAFETY: ctx/src are NULL or live.
     let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
     let g = s.meta.geom.clone();
-    if c.chunkshape == g.chunkshape && c.blockshape == g.blockshape {
-        c.shape = g.shape.clone();
+    if c.params.partitions_like(&g) {
+        c.params.set_shape(&g.shape)?;
         let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
         let mut st = c.storage(&mut cp, &mut dp);
         // SAFETY: storage and super-chunk are valid for the call.
@@ -252,14 +244,16 @@ unsafe fn view(
         cparams: cp,
         dparams: Some(dp),
         io: std::ptr::null_mut(),
-        shape: shape.to_vec(),
-        chunkshape: chunkshape.to_vec(),
-        blockshape: blockshape.to_vec(),
-        dtype: src.meta.dtype.clone(),
-        dtype_format: src.meta.dtype_format,
-        metalayers: Vec::new(),
+        params: ArrayParams {
+            shape: shape.to_vec(),
+            chunkshape: chunkshape.to_vec(),
+            blockshape: blockshape.to_vec(),
+            dtype: src.meta.dtype.clone(),
+            dtype_format: src.meta.dtype_format,
+            metalayers: Vec::new(),
+        },
     };
-    let a = array_new(&mut ctx, Fill::Special(Special::Zero))?;
+    let a = array_new(&mut ctx, Fill::Special(Special::Zero), &[])?;
     let sg = src.meta.geom.clone();
     // SAFETY: src and a are live and distinct.
     let r = unsafe {

@@ -206,13 +206,14 @@ pub unsafe extern "C" fn b2nd_copy_buffer(
 
 /// Strides (in items) of the chunk grid, for tests of the public fields.
 #[cfg(test)]
-fn grid_strides(g: &Geometry) -> Vec<i64> {
+fn grid_strides(g: &crate::b2nd::Geometry) -> Vec<i64> {
     crate::b2nd::geometry::strides(&g.chunks_per_dim())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::b2nd::Geometry;
 
     #[test]
     fn public_fields_follow_the_geometry() {

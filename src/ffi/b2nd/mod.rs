@@ -31,8 +31,9 @@ use super::schunk::{
 use super::types::*;
 use crate::b2nd::array::{self, Fill};
 use crate::b2nd::follow::take_in_changes;
-use crate::b2nd::geometry::{Geometry, MAX_DIM};
+use crate::b2nd::geometry::MAX_DIM;
 use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
+use crate::b2nd::params::{self, ArrayParams};
 use crate::b2nd::{copy, reshape, select};
 use crate::error::{Error, Result};
 use crate::format::header::Special;
@@ -86,19 +87,15 @@ struct ArrayHolder {
     seen: u64,
 }
 
-/// `b2nd_context_t` (opaque to C): the creation parameters, copied.
+/// `b2nd_context_t` (opaque to C): the storage and parameters given to
+/// `b2nd_create_ctx`, copied.
 pub struct b2nd_context_t {
     contiguous: bool,
     urlpath: Option<CString>,
     cparams: blosc2_cparams,
     dparams: Option<blosc2_dparams>,
     io: *mut blosc2_io,
-    shape: Vec<i64>,
-    chunkshape: Vec<i32>,
-    blockshape: Vec<i32>,
-    dtype: String,
-    dtype_format: i8,
-    metalayers: Vec<(String, Vec<u8>)>,
+    params: ArrayParams,
 }
 
 impl b2nd_context_t {
@@ -351,6 +348,52 @@ pub(super) unsafe fn shape_args<'a>(
     }
 }
 
+/// The `n` metalayers (name, content) of a `b2nd_create_ctx` call, copied.
+///
+/// # Safety
+/// `p` must hold `n` entries when non-NULL, each with a NUL-terminated name
+/// and `content_len` bytes of content.
+unsafe fn metalayer_args(p: *const blosc2_metalayer_c, n: usize) -> Result<Vec<(String, Vec<u8>)>> {
+    // SAFETY: guaranteed by the caller.
+    let metas = unsafe { required_items(p, n)? };
+    let mut copied = Vec::with_capacity(n);
+    for m in metas {
+        // SAFETY: metalayer names are NUL-terminated strings.
+        let name = unsafe { string(m.name) }.ok_or(Error::NullPointer)?;
+        let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
+        // SAFETY: content holds content_len bytes.
+        let content = unsafe { required_items(m.content as *const u8, len)? }.to_vec();
+        copied.push((name, content));
+    }
+    Ok(copied)
+}
+
+impl b2nd_context_t {
+    /// A context copying the storage `st` (NULL: the defaults), with
+    /// default array parameters.
+    ///
+    /// # Safety
+    /// `st` must be NULL or a valid storage whose non-NULL pointers are valid.
+    unsafe fn from_storage(st: *const blosc2_storage) -> b2nd_context_t {
+        // SAFETY: guaranteed by the caller.
+        let st = unsafe { st.as_ref() };
+        // SAFETY: non-NULL parameter pointers in a storage are valid.
+        let cparams = st.and_then(|s| unsafe { s.cparams.as_ref() }).copied();
+        // SAFETY: as above.
+        let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
+        // SAFETY: a non-NULL urlpath is a NUL-terminated string.
+        let urlpath = st.and_then(|s| unsafe { c_str(s.urlpath) });
+        b2nd_context_t {
+            contiguous: st.is_some_and(|s| s.contiguous),
+            urlpath: urlpath.map(CStr::to_owned),
+            cparams: cparams.unwrap_or_else(cparams_defaults),
+            dparams,
+            io: st.map_or(std::ptr::null_mut(), |s| s.io),
+            params: ArrayParams::default(),
+        }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_create_ctx(
     b2_storage: *const blosc2_storage,
@@ -364,66 +407,22 @@ pub unsafe extern "C" fn b2nd_create_ctx(
     nmetalayers: i32,
 ) -> *mut b2nd_context_t {
     guard(std::ptr::null_mut(), || {
-        let r = (|| -> Result<b2nd_context_t> {
-            if !(0..=MAX_DIM as i8).contains(&ndim) || dtype_format < 0 {
+        // SAFETY: the shape arrays hold ndim values and metalayers holds
+        // nmetalayers entries (b2nd.h); dtype is NULL or a C string.
+        let r = (|| unsafe {
+            let nd = usize::try_from(ndim).map_err(|_| Error::InvalidParam)?;
+            if nd > MAX_DIM {
                 return Err(Error::InvalidParam);
             }
-            // SAFETY: the shape arrays hold ndim values (b2nd.h).
-            let (s, c, b) = unsafe { shape_args(ndim as usize, shape, chunkshape, blockshape) }?;
-            let g = Geometry::new(s, c, b)?;
-            // SAFETY: storage is NULL or a valid blosc2_storage.
-            let st = unsafe { b2_storage.as_ref() };
-            // SAFETY: non-NULL parameter pointers in a storage are valid.
-            let mut cparams = st
-                .and_then(|s| unsafe { s.cparams.as_ref() })
-                .copied()
-                .unwrap_or_else(cparams_defaults);
-            // SAFETY: as above.
-            let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
-            cparams.blocksize = g
-                .blocknitems
-                .checked_mul(cparams.typesize)
-                .ok_or(Error::InvalidParam)?;
-            // SAFETY: a non-NULL urlpath is a NUL-terminated string.
-            let urlpath = st
-                .and_then(|s| unsafe { c_str(s.urlpath) })
-                .map(CStr::to_owned);
-            // SAFETY: a non-NULL dtype is a NUL-terminated string.
-            let dtype =
-                unsafe { string(dtype) }.unwrap_or_else(|| format!("|S{}", cparams.typesize));
-            let n = usize::try_from(nmetalayers).map_err(|_| Error::InvalidParam)?;
-            if n > MAX_DIM - 1 {
-                return Err(Error::InvalidParam);
-            }
-            // SAFETY: metalayers holds nmetalayers entries.
-            let metas = unsafe { required_items(metalayers, n)? };
-            let mut copied = Vec::with_capacity(n);
-            for m in metas {
-                // SAFETY: metalayer names are NUL-terminated strings.
-                let name = unsafe { string(m.name) }.ok_or(Error::NullPointer)?;
-                let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
-                // SAFETY: content holds content_len bytes.
-                let content = unsafe { required_items(m.content as *const u8, len)? }.to_vec();
-                copied.push((name, content));
-            }
-            Ok(b2nd_context_t {
-                contiguous: st.is_some_and(|s| s.contiguous),
-                urlpath,
-                cparams,
-                dparams,
-                io: st.map_or(std::ptr::null_mut(), |s| s.io),
-                shape: s.to_vec(),
-                chunkshape: c.to_vec(),
-                blockshape: b.to_vec(),
-                dtype,
-                dtype_format,
-                metalayers: copied,
-            })
+            let (s, c, b) = shape_args(nd, shape, chunkshape, blockshape)?;
+            let metas = metalayer_args(metalayers, params::metalayer_count(nmetalayers)?)?;
+            let mut ctx = b2nd_context_t::from_storage(b2_storage);
+            let ts = ctx.cparams.typesize;
+            ctx.params = ArrayParams::new(s, c, b, string(dtype), dtype_format, ts, metas)?;
+            ctx.cparams.blocksize = ctx.params.blocksize(ts)?;
+            Ok(ctx)
         })();
-        match r {
-            Ok(ctx) => Box::into_raw(Box::new(ctx)),
-            Err(_) => std::ptr::null_mut(),
-        }
+        r.map_or(std::ptr::null_mut(), |ctx| Box::into_raw(Box::new(ctx)))
     })
 }
 
@@ -451,13 +450,13 @@ unsafe fn ctx_ref<'a>(ctx: *mut b2nd_context_t) -> Result<&'a mut b2nd_context_t
 
 // ---------------------------------------------------------------- creation
 
-/// A new array for `ctx` (with `shape` instead of the context's when given).
-fn array_new(ctx: &mut b2nd_context_t, fill: Fill<'_>) -> Result<*mut b2nd_array_t> {
-    let meta = ArrayMeta {
-        geom: Geometry::new(&ctx.shape, &ctx.chunkshape, &ctx.blockshape)?,
-        dtype: ctx.dtype.clone(),
-        dtype_format: ctx.dtype_format,
-    };
+/// A new array for `ctx`, with the metalayers `extra` after the context's.
+fn array_new(
+    ctx: &mut b2nd_context_t,
+    fill: Fill<'_>,
+    extra: &[(String, Vec<u8>)],
+) -> Result<*mut b2nd_array_t> {
+    let meta = ctx.params.meta()?;
     let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
     let mut storage = ctx.storage(&mut cp, &mut dp);
     // SAFETY: storage points at live copies owned by this frame and ctx.
@@ -465,7 +464,7 @@ fn array_new(ctx: &mut b2nd_context_t, fill: Fill<'_>) -> Result<*mut b2nd_array
     if sc.is_null() {
         return Err(Error::Failure);
     }
-    let metas = ctx.metalayers.clone();
+    let metas: Vec<_> = ctx.params.metalayers.iter().chain(extra).cloned().collect();
     // SAFETY: sc was just made by this library.
     let r = unsafe { with_engine(sc, true, |s| array::init_schunk(s, &meta, &metas, fill)) };
     if let Err(e) = r {
@@ -483,7 +482,7 @@ unsafe fn create(ctx: *mut b2nd_context_t, out: *mut *mut b2nd_array_t, fill: Fi
         if out.is_null() {
             return Err(Error::NullPointer);
         }
-        store(out, array_new(ctx, fill)?)
+        store(out, array_new(ctx, fill, &[])?)
     })
 }
 
