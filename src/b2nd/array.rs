@@ -25,6 +25,17 @@ pub enum Fill<'a> {
     Value(&'a [u8]),
 }
 
+impl Fill<'_> {
+    /// Whether items of `typesize` bytes can start out so: NaNs exist only
+    /// as 4- and 8-byte floats (`Error::Data` otherwise).
+    pub fn check_typesize(&self, typesize: i32) -> Result<()> {
+        match self {
+            Fill::Special(Special::Nan) if typesize != 4 && typesize != 8 => Err(Error::Data),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Serialize `meta` as the "b2nd" metalayer.
 pub fn meta_bytes(meta: &ArrayMeta) -> Result<Vec<u8>> {
     let g = &meta.geom;
@@ -88,6 +99,7 @@ pub fn init_schunk(
     if ts <= 0 {
         return Err(Error::InvalidParam);
     }
+    fill.check_typesize(ts)?;
     g.check_bytes(ts)?;
     let chunk_nbytes = g.chunk_nbytes(ts)?;
     if g.nitems > 0 {
@@ -468,9 +480,18 @@ pub fn to_buffer(sc: &SuperChunk, g: &Geometry) -> Result<Vec<u8>> {
     // The array's items: what the stored chunks back is checked by
     // get_slice before it allocates anything more.
     let mut out = alloc::zeroed(n)?;
-    let zero = vec![0i64; g.ndim()];
-    get_slice(sc, g, &zero, &g.shape, &mut out, &g.shape)?;
+    get_all(sc, g, &mut out)?;
     Ok(out)
+}
+
+/// Read every item, in C order, into `out` (at least `nitems * typesize`
+/// bytes); an array without items reads nothing.
+pub fn get_all(sc: &SuperChunk, g: &Geometry, out: &mut [u8]) -> Result<()> {
+    if g.nitems == 0 {
+        return Ok(());
+    }
+    let zero = vec![0i64; g.ndim()];
+    get_slice(sc, g, &zero, &g.shape, out, &g.shape)
 }
 
 /// Write the whole array from a C-order buffer.
@@ -503,6 +524,26 @@ pub(crate) mod tests {
         };
         init_schunk(&mut sc, &meta, &[], Fill::Special(Special::Zero)).unwrap();
         (sc, meta)
+    }
+
+    #[test]
+    fn nans_need_float_items() {
+        let nan = Fill::Special(Special::Nan);
+        assert_eq!(nan.check_typesize(4), Ok(()));
+        assert_eq!(nan.check_typesize(8), Ok(()));
+        assert_eq!(nan.check_typesize(2), Err(Error::Data));
+        assert_eq!(Fill::Special(Special::Zero).check_typesize(2), Ok(()));
+        let cp = CParams {
+            typesize: 2,
+            ..CParams::default()
+        };
+        let mut sc = SuperChunk::new(cp, Default::default(), Storage::Memory).unwrap();
+        let meta = ArrayMeta {
+            geom: Geometry::new(&[4], &[2], &[2]).unwrap(),
+            dtype: "<f2".into(),
+            dtype_format: 0,
+        };
+        assert_eq!(init_schunk(&mut sc, &meta, &[], nan), Err(Error::Data));
     }
 
     #[test]

@@ -43,11 +43,7 @@ pub unsafe extern "C" fn b2nd_to_cbuffer(
     unsafe {
         read_call(array, |sc, m| {
             let out = output_for(buffer, buffersize, m.geom.nitems, sc.typesize())?;
-            if m.geom.nitems == 0 {
-                return Ok(());
-            }
-            let zero = vec![0i64; m.geom.ndim()];
-            array::get_slice(sc, &m.geom, &zero, &m.geom.shape, out, &m.geom.shape)
+            array::get_all(sc, &m.geom, out)
         })
     }
 }
@@ -92,7 +88,7 @@ unsafe fn output_for<'a>(
 }
 
 /// An axis argument (a negative one is `InvalidParam`).
-fn axis_arg(axis: i8) -> Result<usize> {
+pub(super) fn axis_arg(axis: i8) -> Result<usize> {
     usize::try_from(axis).map_err(|_| Error::InvalidParam)
 }
 
@@ -307,13 +303,7 @@ unsafe fn orthogonal_args<'a>(
     let nd = m.geom.ndim();
     // SAFETY: guaranteed by the caller.
     let sel = unsafe { selection_lists(selection, sizes, nd) }?;
-    let mut n = sc.typesize() as i64;
-    for s in &sel {
-        n = n.checked_mul(s.len() as i64).ok_or(Error::InvalidParam)?;
-    }
-    if buffersize > n {
-        return Err(Error::InvalidParam);
-    }
+    select::check_buffer_size(sc.typesize(), &sel, buffersize)?;
     // SAFETY: guaranteed by the caller.
     let bs = unsafe { dims(buffershape, nd) }?;
     Ok((sel, bs))

@@ -139,20 +139,9 @@ unsafe fn copy_array(
         c.params.set_shape(&g.shape)?;
         let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
         let mut st = c.storage(&mut cp, &mut dp);
-        // SAFETY: storage and super-chunk are valid for the call.
-        let sc = unsafe { blosc2_schunk_copy(s.c.sc, &mut st) };
-        if sc.is_null() {
-            return Err(Error::Failure);
-        }
-        // SAFETY: sc was just made by this library.
-        return match unsafe { from_schunk(sc) } {
-            Ok(a) => Ok(a),
-            Err(e) => {
-                // SAFETY: nobody else holds sc.
-                unsafe { blosc2_schunk_free(sc) };
-                Err(e)
-            }
-        };
+        // SAFETY: storage and super-chunk are valid for the call; the copy
+        // is ours.
+        return unsafe { adopted(blosc2_schunk_copy(s.c.sc, &mut st)) };
     }
     if c.cparams.typesize != s.c_typesize() {
         return Err(Error::InvalidParam);
@@ -182,46 +171,32 @@ pub unsafe extern "C" fn b2nd_concatenate(
         if array.is_null() {
             return Err(Error::NullPointer);
         }
-        let (g1, g2) = (a1.meta.geom.clone(), a2.meta.geom.clone());
-        let nd = g1.ndim();
-        if axis < 0 || axis as usize >= nd || g2.ndim() != nd || a1.c_typesize() != a2.c_typesize()
-        {
-            return Err(Error::InvalidParam);
-        }
-        let axis = axis as usize;
-        if (0..nd).any(|i| i != axis && g1.shape[i] != g2.shape[i]) {
-            return Err(Error::InvalidParam);
-        }
+        let axis = axis_arg(axis)?;
+        let (ts1, ts2) = (a1.c_typesize(), a2.c_typesize());
+        reshape::check_concatenable(&a1.meta.geom, ts1, &a2.meta.geom, ts2, axis)?;
         let dst = if copy {
             // SAFETY: forwarded contract.
             unsafe { copy_array(ctx, src1)? }
         } else {
             src1 as *mut b2nd_array_t
         };
-        let src_sc = a2.c.sc;
-        // SAFETY: dst and src2 are live arrays; when they share a
-        // super-chunk the source is read from a snapshot.
+        let (src_sc, g2) = (a2.c.sc, a2.meta.geom.clone());
+        // SAFETY: dst and src2 are live arrays of this library.
         let r = unsafe {
-            let dsc = holder(dst)?.c.sc;
-            if dsc == src_sc {
-                let snap = with_engine(src_sc, false, |s| {
-                    s.copy_to(crate::schunk::Storage::Memory, None)
-                })?;
-                write(dst, |d, m| reshape::concatenate(d, m, &snap, &g2, axis))
+            if holder(dst)?.c.sc == src_sc {
+                write(dst, |d, m| reshape::concatenate_own(d, m, &g2, axis))
             } else {
                 with_engine(src_sc, false, |s| {
                     write(dst, |d, m| reshape::concatenate(d, m, s, &g2, axis))
                 })
             }
         };
-        if let Err(e) = r {
-            if copy {
-                // SAFETY: the copy is ours alone.
-                unsafe { b2nd_free(dst) };
-            }
-            return Err(e);
+        if copy {
+            // SAFETY: the copy is ours alone.
+            store(array, unsafe { kept_or_freed(dst, r) }?)
+        } else {
+            r.and_then(|_| store(array, dst))
         }
-        store(array, dst)
     })
 }
 

@@ -20,8 +20,8 @@ pub use metalayer::*;
 use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
 use super::ptr::{
-    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, malloc_bytes, required_items, store,
-    string,
+    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, items_mut, malloc_bytes,
+    required_items, store, string,
 };
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
@@ -38,7 +38,7 @@ use crate::b2nd::{copy, reshape, select};
 use crate::error::{Error, Result};
 use crate::format::header::Special;
 use crate::schunk::SuperChunk;
-use data::dims;
+use data::{axis_arg, dims};
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -145,38 +145,17 @@ fn fill_c(c: &mut b2nd_array_t, m: &ArrayMeta) {
     c.chunknitems = g.chunknitems;
     c.blocknitems = g.blocknitems;
     c.extchunknitems = g.extchunknitems;
-    let zero = [0i64; MAX_DIM];
-    c.item_array_strides = zero;
-    c.item_chunk_strides = zero;
-    c.item_extchunk_strides = zero;
-    c.item_block_strides = zero;
-    c.block_chunk_strides = zero;
-    c.chunk_array_strides = zero;
-    if nd == 0 {
-        return;
-    }
-    // Strides in items (and in blocks / chunks for the grid strides); a
-    // dimension after an empty one has stride 0, as in the reference.
-    let last = nd - 1;
-    c.item_array_strides[last] = 1;
-    c.item_chunk_strides[last] = 1;
-    c.item_extchunk_strides[last] = 1;
-    c.item_block_strides[last] = 1;
-    c.block_chunk_strides[last] = 1;
-    c.chunk_array_strides[last] = 1;
-    for i in (0..last).rev() {
-        let n = i + 1;
-        if g.shape[n] == 0 || g.chunkshape[n] == 0 || g.blockshape[n] == 0 {
-            continue;
-        }
-        c.item_array_strides[i] = c.item_array_strides[n].saturating_mul(g.shape[n]);
-        c.item_chunk_strides[i] = c.item_chunk_strides[n] * g.chunkshape[n] as i64;
-        c.item_extchunk_strides[i] = c.item_extchunk_strides[n] * g.extchunkshape[n];
-        c.item_block_strides[i] = c.item_block_strides[n] * g.blockshape[n] as i64;
-        c.block_chunk_strides[i] =
-            c.block_chunk_strides[n] * (g.extchunkshape[n] / g.blockshape[n] as i64);
-        c.chunk_array_strides[i] =
-            c.chunk_array_strides[n].saturating_mul(g.extshape[n] / g.chunkshape[n] as i64);
+    let s = g.array_strides();
+    for (field, v) in [
+        (&mut c.item_array_strides, &s.item_array),
+        (&mut c.item_chunk_strides, &s.item_chunk),
+        (&mut c.item_extchunk_strides, &s.item_extchunk),
+        (&mut c.item_block_strides, &s.item_block),
+        (&mut c.block_chunk_strides, &s.block_chunk),
+        (&mut c.chunk_array_strides, &s.chunk_array),
+    ] {
+        *field = [0; MAX_DIM];
+        field[..nd].copy_from_slice(v);
     }
 }
 
@@ -520,11 +499,12 @@ pub unsafe extern "C" fn b2nd_nans(
     ctx: *mut b2nd_context_t,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
+    let nan = Fill::Special(Special::Nan);
     // SAFETY: ctx is NULL or a live context.
-    match unsafe { ctx.as_ref() } {
-        Some(c) if c.cparams.typesize != 4 && c.cparams.typesize != 8 => Error::Data.code(),
+    match unsafe { ctx.as_ref() }.map(|c| nan.check_typesize(c.cparams.typesize)) {
+        Some(Err(e)) => e.code(),
         // SAFETY: forwarded contract.
-        _ => unsafe { create(ctx, array, Fill::Special(Special::Nan)) },
+        _ => unsafe { create(ctx, array, nan) },
     }
 }
 
@@ -592,20 +572,29 @@ unsafe fn from_schunk(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
     Ok(ArrayHolder::into_c(sc, meta))
 }
 
-/// Wrap a super-chunk this library just opened, freeing it on failure.
-unsafe fn adopt(sc: *mut blosc2_schunk, out: *mut *mut b2nd_array_t) -> c_int {
+/// Wrap a super-chunk this library just made, freeing it on failure (a
+/// NULL one, a failed making, is `Failure`).
+///
+/// # Safety
+/// `sc` must be NULL or a super-chunk of this library nobody else holds.
+unsafe fn adopted(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
     if sc.is_null() {
-        return Error::Failure.code();
+        return Err(Error::Failure);
     }
-    // SAFETY: sc is ours.
-    match unsafe { from_schunk(sc) } {
-        Ok(a) => rc(store(out, a)),
-        Err(e) => {
-            // SAFETY: nobody else holds sc.
-            unsafe { blosc2_schunk_free(sc) };
-            e.code()
-        }
-    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { from_schunk(sc) }.inspect_err(|_| {
+        // SAFETY: nobody else holds sc.
+        unsafe { blosc2_schunk_free(sc) };
+    })
+}
+
+/// [`adopted`], stored in `out`.
+///
+/// # Safety
+/// As [`adopted`]; `out` must be NULL or valid for a write.
+unsafe fn adopt(sc: *mut blosc2_schunk, out: *mut *mut b2nd_array_t) -> c_int {
+    // SAFETY: guaranteed by the caller.
+    rc(unsafe { adopted(sc) }.and_then(|a| store(out, a)))
 }
 
 #[no_mangle]
