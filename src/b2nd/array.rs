@@ -59,6 +59,34 @@ pub fn read_meta(sc: &SuperChunk) -> Result<ArrayMeta> {
     Ok(meta)
 }
 
+/// The fixed metalayers of an array's super-chunk other than its own
+/// "b2nd" one, (name, content) in their order.
+pub fn extra_metalayers(sc: &SuperChunk) -> Vec<(String, Vec<u8>)> {
+    sc.metalayers()
+        .iter()
+        .filter(|m| m.name != "b2nd")
+        .map(|m| (m.name.clone(), m.content.clone()))
+        .collect()
+}
+
+/// Every vlmetalayer of a super-chunk, (name, decompressed content) in
+/// their order.
+pub fn vlmetalayers(sc: &SuperChunk) -> Result<Vec<(String, Vec<u8>)>> {
+    sc.vlmetalayers()
+        .iter()
+        .map(|m| sc.vlmeta_get(&m.name).map(|(_, v)| (m.name.clone(), v)))
+        .collect()
+}
+
+/// Add the vlmetalayers `items` (as [`vlmetalayers`] gives them) to a
+/// super-chunk, compressed with the default parameters.
+pub fn add_vlmetalayers(sc: &mut SuperChunk, items: &[(String, Vec<u8>)]) -> Result<()> {
+    for (name, content) in items {
+        sc.vlmeta_add(name, content, None)?;
+    }
+    Ok(())
+}
+
 /// A super-chunk can back an array only when its chunks can be as large as
 /// a padded chunk.
 fn check_against_schunk(sc: &SuperChunk, g: &Geometry) -> Result<()> {
@@ -524,6 +552,24 @@ pub(crate) mod tests {
         };
         init_schunk(&mut sc, &meta, &[], Fill::Special(Special::Zero)).unwrap();
         (sc, meta)
+    }
+
+    #[test]
+    fn metalayers_carried_to_a_new_array() {
+        let (mut sc, _) = new_array(&[4], &[2], &[2], 1);
+        sc.meta_add("extra", b"x").unwrap();
+        sc.vlmeta_add("v1", b"first", None).unwrap();
+        sc.vlmeta_add("v2", b"second", None).unwrap();
+        assert_eq!(extra_metalayers(&sc), vec![("extra".into(), b"x".to_vec())]);
+        let items = vlmetalayers(&sc).unwrap();
+        let (mut other, _) = new_array(&[4], &[2], &[2], 1);
+        add_vlmetalayers(&mut other, &items).unwrap();
+        assert_eq!(vlmetalayers(&other).unwrap(), items);
+        assert_eq!(items[1], ("v2".into(), b"second".to_vec()));
+        assert!(
+            add_vlmetalayers(&mut other, &items).is_err(),
+            "names are unique"
+        );
     }
 
     #[test]

@@ -168,6 +168,12 @@ fn extend(
     publish_meta(sc, meta)
 }
 
+/// Append `buf` (whole slabs along `axis`) after the end of that axis.
+pub fn append(sc: &mut SuperChunk, meta: &mut ArrayMeta, buf: &[u8], axis: usize) -> Result<()> {
+    let at = *meta.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
+    insert(sc, meta, buf, axis, at)
+}
+
 /// Insert `buf` (whole slabs along `axis`) before index `at` of that axis.
 pub fn insert(
     sc: &mut SuperChunk,
@@ -486,6 +492,13 @@ mod tests {
         insert(&mut sc, &mut m, &[7, 8, 9], 0, 6).unwrap();
         expect.extend_from_slice(&[7, 8, 9]);
         assert_eq!(to_buffer(&sc, &m.geom).unwrap(), expect);
+        append(&mut sc, &mut m, &[1, 2, 3], 0).unwrap();
+        expect.extend_from_slice(&[1, 2, 3]);
+        assert_eq!(to_buffer(&sc, &m.geom).unwrap(), expect);
+        assert_eq!(
+            append(&mut sc, &mut m, &[1, 2, 3], 2),
+            Err(Error::InvalidParam)
+        );
         delete(&mut sc, &mut m, 0, 2, 2).unwrap();
         let mut e2 = expect[..6].to_vec();
         e2.extend_from_slice(&expect[12..]);

@@ -196,11 +196,10 @@ unsafe fn insert_items(
         // SAFETY: guaranteed by the caller.
         let data = unsafe { caller_buffer(buffer, buffersize) }?;
         let axis = axis_arg(axis)?;
-        let at = match start {
-            Some(at) => at,
-            None => *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?,
-        };
-        reshape::insert(sc, m, data, axis, at)
+        match start {
+            Some(at) => reshape::insert(sc, m, data, axis, at),
+            None => reshape::append(sc, m, data, axis),
+        }
     };
     // SAFETY: guaranteed by the caller.
     unsafe { write_call(array, call) }

@@ -76,43 +76,22 @@ impl ArrayHolder {
         unsafe { self.c.sc.as_ref() }.map_or(0, |s| s.typesize)
     }
 
-    /// Names of the fixed metalayers other than "b2nd".
+    /// The fixed metalayers other than "b2nd" (see [`array::extra_metalayers`]).
     fn other_metas(&self) -> Result<Vec<(String, Vec<u8>)>> {
         // SAFETY: sc is ours.
-        unsafe {
-            with_engine(self.c.sc, false, |sc| {
-                Ok(sc
-                    .metalayers()
-                    .iter()
-                    .filter(|m| m.name != "b2nd")
-                    .map(|m| (m.name.clone(), m.content.clone()))
-                    .collect())
-            })
-        }
+        unsafe { with_engine(self.c.sc, false, |sc| Ok(array::extra_metalayers(sc))) }
     }
 }
 
 /// Copy every vlmetalayer of `src` into `dst`.
+///
+/// # Safety
+/// Both must be live super-chunks of this library.
 unsafe fn copy_vlmetas(src: *mut blosc2_schunk, dst: *mut blosc2_schunk) -> Result<()> {
-    // SAFETY: both are live super-chunks of this library.
-    let items = unsafe {
-        with_engine(src, false, |s| {
-            let names: Vec<String> = s.vlmetalayers().iter().map(|m| m.name.clone()).collect();
-            names
-                .into_iter()
-                .map(|n| s.vlmeta_get(&n).map(|(_, v)| (n, v)))
-                .collect::<Result<Vec<_>>>()
-        })?
-    };
-    // SAFETY: as above.
-    unsafe {
-        with_engine(dst, true, |d| {
-            for (name, content) in &items {
-                d.vlmeta_add(name, content, None)?;
-            }
-            Ok(())
-        })
-    }
+    // SAFETY: guaranteed by the caller.
+    let items = unsafe { with_engine(src, false, |s| array::vlmetalayers(s)) }?;
+    // SAFETY: guaranteed by the caller.
+    unsafe { with_engine(dst, true, |d| array::add_vlmetalayers(d, &items)) }
 }
 
 #[no_mangle]
