@@ -174,36 +174,3 @@ pub unsafe extern "C" fn b2nd_copy_buffer(
         )
     }
 }
-
-/// Strides (in items) of the chunk grid, for tests of the public fields.
-#[cfg(test)]
-fn grid_strides(g: &crate::b2nd::Geometry) -> Vec<i64> {
-    crate::b2nd::geometry::strides(&g.chunks_per_dim())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::b2nd::Geometry;
-
-    #[test]
-    fn public_fields_follow_the_geometry() {
-        let g = Geometry::new(&[10, 7, 4], &[4, 3, 4], &[2, 2, 3]).unwrap();
-        let m = ArrayMeta {
-            geom: g.clone(),
-            dtype: "<i4".into(),
-            dtype_format: 0,
-        };
-        // SAFETY: all-zero is a valid b2nd_array_t.
-        let mut c: b2nd_array_t = unsafe { std::mem::zeroed() };
-        fill_c(&mut c, &m);
-        assert_eq!(&c.shape[..4], &[10, 7, 4, 1]);
-        assert_eq!(&c.extshape[..3], &[12, 9, 4]);
-        assert_eq!(&c.extchunkshape[..3], &[4, 4, 6]);
-        assert_eq!(c.extchunknitems, 96);
-        assert_eq!(&c.item_array_strides[..3], &[28, 4, 1]);
-        assert_eq!(&c.item_block_strides[..3], &[6, 3, 1]);
-        assert_eq!(&c.block_chunk_strides[..3], &[4, 2, 1]);
-        assert_eq!(&c.chunk_array_strides[..3], &grid_strides(&g)[..]);
-    }
-}

@@ -588,13 +588,26 @@ unsafe fn adopted(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
     })
 }
 
-/// [`adopted`], stored in `out`.
+/// One C call that opens a super-chunk from `source` and wraps it
+/// (`b2nd_from_cframe`, `b2nd_open_offset`): NULL `source` or `out` is
+/// `NullPointer`; otherwise the super-chunk `open` makes is wrapped and
+/// stored in `out` (and freed on failure).
 ///
 /// # Safety
-/// As [`adopted`]; `out` must be NULL or valid for a write.
-unsafe fn adopt(sc: *mut blosc2_schunk, out: *mut *mut b2nd_array_t) -> c_int {
-    // SAFETY: guaranteed by the caller.
-    rc(unsafe { adopted(sc) }.and_then(|a| store(out, a)))
+/// `out` must be NULL or valid for a write; `open` must return NULL or a
+/// super-chunk of this library that nobody else holds.
+unsafe fn open_call<T>(
+    source: *const T,
+    out: *mut *mut b2nd_array_t,
+    open: impl FnOnce() -> *mut blosc2_schunk,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if source.is_null() || out.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: guaranteed by the caller.
+        rc(unsafe { adopted(open()) }.and_then(|a| store(out, a)))
+    })
 }
 
 #[no_mangle]
@@ -649,15 +662,13 @@ pub unsafe extern "C" fn b2nd_from_cframe(
     copy: bool,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if cframe.is_null() || array.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: cframe holds cframe_len bytes (b2nd.h).
-        let sc = unsafe { blosc2_schunk_from_buffer(cframe, cframe_len, copy) };
-        // SAFETY: sc is NULL or ours.
-        unsafe { adopt(sc, array) }
-    })
+    // SAFETY: cframe holds cframe_len bytes (b2nd.h); the new super-chunk
+    // is ours.
+    unsafe {
+        open_call(cframe, array, || {
+            blosc2_schunk_from_buffer(cframe, cframe_len, copy)
+        })
+    }
 }
 
 #[no_mangle]
@@ -672,15 +683,13 @@ pub unsafe extern "C" fn b2nd_open_offset(
     array: *mut *mut b2nd_array_t,
     offset: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if urlpath.is_null() || array.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: urlpath is a NUL-terminated string.
-        let sc = unsafe { blosc2_schunk_open_offset(urlpath, offset) };
-        // SAFETY: sc is NULL or ours.
-        unsafe { adopt(sc, array) }
-    })
+    // SAFETY: urlpath is a NUL-terminated string (b2nd.h); the opened
+    // super-chunk is ours.
+    unsafe {
+        open_call(urlpath, array, || {
+            blosc2_schunk_open_offset(urlpath, offset)
+        })
+    }
 }
 
 #[no_mangle]
@@ -724,4 +733,34 @@ pub unsafe extern "C" fn b2nd_save_append(
             Err(e) => e.code() as i64,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::b2nd::Geometry;
+
+    #[test]
+    fn public_fields_follow_the_geometry() {
+        let g = Geometry::new(&[10, 7, 4], &[4, 3, 4], &[2, 2, 3]).unwrap();
+        let m = ArrayMeta {
+            geom: g.clone(),
+            dtype: "<i4".into(),
+            dtype_format: 0,
+        };
+        // SAFETY: all-zero is a valid b2nd_array_t.
+        let mut c: b2nd_array_t = unsafe { std::mem::zeroed() };
+        fill_c(&mut c, &m);
+        assert_eq!(&c.shape[..4], &[10, 7, 4, 1]);
+        assert_eq!(&c.extshape[..3], &[12, 9, 4]);
+        assert_eq!(&c.extchunkshape[..3], &[4, 4, 6]);
+        assert_eq!(c.extchunknitems, 96);
+        assert_eq!(&c.item_array_strides[..3], &[28, 4, 1]);
+        assert_eq!(&c.item_block_strides[..3], &[6, 3, 1]);
+        assert_eq!(&c.block_chunk_strides[..3], &[4, 2, 1]);
+        assert_eq!(
+            &c.chunk_array_strides[..3],
+            &crate::b2nd::geometry::strides(&g.chunks_per_dim())[..]
+        );
+    }
 }
