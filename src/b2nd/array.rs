@@ -25,6 +25,17 @@ pub enum Fill<'a> {
     Value(&'a [u8]),
 }
 
+impl Fill<'_> {
+    /// Whether items of `typesize` bytes can start out so: NaNs exist only
+    /// as 4- and 8-byte floats (`Error::Data` otherwise).
+    pub fn check_typesize(&self, typesize: i32) -> Result<()> {
+        match self {
+            Fill::Special(Special::Nan) if typesize != 4 && typesize != 8 => Err(Error::Data),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Serialize `meta` as the "b2nd" metalayer.
 pub fn meta_bytes(meta: &ArrayMeta) -> Result<Vec<u8>> {
     let g = &meta.geom;
@@ -46,6 +57,34 @@ pub fn read_meta(sc: &SuperChunk) -> Result<ArrayMeta> {
     let (meta, _) = super::meta::deserialize(raw)?;
     check_against_schunk(sc, &meta.geom)?;
     Ok(meta)
+}
+
+/// The fixed metalayers of an array's super-chunk other than its own
+/// "b2nd" one, (name, content) in their order.
+pub fn extra_metalayers(sc: &SuperChunk) -> Vec<(String, Vec<u8>)> {
+    sc.metalayers()
+        .iter()
+        .filter(|m| m.name != "b2nd")
+        .map(|m| (m.name.clone(), m.content.clone()))
+        .collect()
+}
+
+/// Every vlmetalayer of a super-chunk, (name, decompressed content) in
+/// their order.
+pub fn vlmetalayers(sc: &SuperChunk) -> Result<Vec<(String, Vec<u8>)>> {
+    sc.vlmetalayers()
+        .iter()
+        .map(|m| sc.vlmeta_get(&m.name).map(|(_, v)| (m.name.clone(), v)))
+        .collect()
+}
+
+/// Add the vlmetalayers `items` (as [`vlmetalayers`] gives them) to a
+/// super-chunk, compressed with the default parameters.
+pub fn add_vlmetalayers(sc: &mut SuperChunk, items: &[(String, Vec<u8>)]) -> Result<()> {
+    for (name, content) in items {
+        sc.vlmeta_add(name, content, None)?;
+    }
+    Ok(())
 }
 
 /// A super-chunk can back an array only when its chunks can be as large as
@@ -88,6 +127,7 @@ pub fn init_schunk(
     if ts <= 0 {
         return Err(Error::InvalidParam);
     }
+    fill.check_typesize(ts)?;
     g.check_bytes(ts)?;
     let chunk_nbytes = g.chunk_nbytes(ts)?;
     if g.nitems > 0 {
@@ -187,6 +227,26 @@ pub(crate) fn check_box(shape: &[i64], start: &[i64], stop: &[i64]) -> Result<()
         }
     }
     Ok(())
+}
+
+/// The shape of the box `[start, stop)`, checked against `shape` (see
+/// [`check_box`]).
+pub fn box_shape(shape: &[i64], start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
+    check_box(shape, start, stop)?;
+    Ok(stop.iter().zip(start).map(|(e, s)| e - s).collect())
+}
+
+/// The bytes of `nitems` items of `typesize` bytes, which a caller's buffer
+/// of `buffersize` bytes must hold: `InvalidParam` when it is smaller or
+/// the product overflows.
+pub fn buffer_nbytes(nitems: i64, typesize: i32, buffersize: i64) -> Result<i64> {
+    let need = nitems
+        .checked_mul(typesize as i64)
+        .ok_or(Error::InvalidParam)?;
+    if buffersize < need {
+        return Err(Error::InvalidParam);
+    }
+    Ok(need)
 }
 
 /// The part of the array a chunk covers: `[start, stop)`, clipped to the
@@ -448,9 +508,18 @@ pub fn to_buffer(sc: &SuperChunk, g: &Geometry) -> Result<Vec<u8>> {
     // The array's items: what the stored chunks back is checked by
     // get_slice before it allocates anything more.
     let mut out = alloc::zeroed(n)?;
-    let zero = vec![0i64; g.ndim()];
-    get_slice(sc, g, &zero, &g.shape, &mut out, &g.shape)?;
+    get_all(sc, g, &mut out)?;
     Ok(out)
+}
+
+/// Read every item, in C order, into `out` (at least `nitems * typesize`
+/// bytes); an array without items reads nothing.
+pub fn get_all(sc: &SuperChunk, g: &Geometry, out: &mut [u8]) -> Result<()> {
+    if g.nitems == 0 {
+        return Ok(());
+    }
+    let zero = vec![0i64; g.ndim()];
+    get_slice(sc, g, &zero, &g.shape, out, &g.shape)
 }
 
 /// Write the whole array from a C-order buffer.
@@ -483,6 +552,60 @@ pub(crate) mod tests {
         };
         init_schunk(&mut sc, &meta, &[], Fill::Special(Special::Zero)).unwrap();
         (sc, meta)
+    }
+
+    #[test]
+    fn metalayers_carried_to_a_new_array() {
+        let (mut sc, _) = new_array(&[4], &[2], &[2], 1);
+        sc.meta_add("extra", b"x").unwrap();
+        sc.vlmeta_add("v1", b"first", None).unwrap();
+        sc.vlmeta_add("v2", b"second", None).unwrap();
+        assert_eq!(extra_metalayers(&sc), vec![("extra".into(), b"x".to_vec())]);
+        let items = vlmetalayers(&sc).unwrap();
+        let (mut other, _) = new_array(&[4], &[2], &[2], 1);
+        add_vlmetalayers(&mut other, &items).unwrap();
+        assert_eq!(vlmetalayers(&other).unwrap(), items);
+        assert_eq!(items[1], ("v2".into(), b"second".to_vec()));
+        assert!(
+            add_vlmetalayers(&mut other, &items).is_err(),
+            "names are unique"
+        );
+    }
+
+    #[test]
+    fn nans_need_float_items() {
+        let nan = Fill::Special(Special::Nan);
+        assert_eq!(nan.check_typesize(4), Ok(()));
+        assert_eq!(nan.check_typesize(8), Ok(()));
+        assert_eq!(nan.check_typesize(2), Err(Error::Data));
+        assert_eq!(Fill::Special(Special::Zero).check_typesize(2), Ok(()));
+        let cp = CParams {
+            typesize: 2,
+            ..CParams::default()
+        };
+        let mut sc = SuperChunk::new(cp, Default::default(), Storage::Memory).unwrap();
+        let meta = ArrayMeta {
+            geom: Geometry::new(&[4], &[2], &[2]).unwrap(),
+            dtype: "<f2".into(),
+            dtype_format: 0,
+        };
+        assert_eq!(init_schunk(&mut sc, &meta, &[], nan), Err(Error::Data));
+    }
+
+    #[test]
+    fn box_shapes_and_buffer_sizes() {
+        assert_eq!(box_shape(&[10, 7], &[2, 0], &[5, 7]), Ok(vec![3, 7]));
+        assert_eq!(
+            box_shape(&[10, 7], &[2, 0], &[5, 8]),
+            Err(Error::InvalidParam)
+        );
+        assert_eq!(box_shape(&[10, 7], &[2], &[5]), Err(Error::InvalidParam));
+        assert_eq!(buffer_nbytes(12, 8, 96), Ok(96));
+        assert_eq!(buffer_nbytes(12, 8, 95), Err(Error::InvalidParam));
+        assert_eq!(
+            buffer_nbytes(i64::MAX, 2, i64::MAX),
+            Err(Error::InvalidParam)
+        );
     }
 
     #[test]

@@ -21,6 +21,39 @@ pub fn needed_bytes(pad: &[i64], start: &[i64], stop: &[i64], itemsize: usize) -
         .checked_mul(itemsize)
 }
 
+/// The bytes from the start of each buffer that [`copy_box`] may touch
+/// when it copies the box `[src_start, src_stop)` to `dst_start`: `None`
+/// when the box is empty (nothing is copied), `InvalidParam` when the
+/// arguments are not one value a dimension or a count overflows.
+pub fn box_extents(
+    itemsize: usize,
+    src_pad: &[i64],
+    src_start: &[i64],
+    src_stop: &[i64],
+    dst_pad: &[i64],
+    dst_start: &[i64],
+) -> Result<Option<(usize, usize)>> {
+    let nd = src_pad.len();
+    if [src_start, src_stop, dst_pad, dst_start]
+        .iter()
+        .any(|v| v.len() != nd)
+    {
+        return Err(Error::InvalidParam);
+    }
+    if src_stop.iter().zip(src_start).any(|(e, s)| e <= s) {
+        return Ok(None);
+    }
+    let dst_stop: Vec<i64> = (0..nd)
+        .map(|i| dst_start[i].saturating_add(src_stop[i] - src_start[i]))
+        .collect();
+    let src_len = needed_bytes(src_pad, src_start, src_stop, itemsize);
+    let dst_len = needed_bytes(dst_pad, dst_start, &dst_stop, itemsize);
+    match (src_len, dst_len) {
+        (Some(s), Some(d)) => Ok(Some((s, d))),
+        _ => Err(Error::InvalidParam),
+    }
+}
+
 /// Copy `src[src_start..src_stop)` (a buffer of shape `src_pad`) into `dst`
 /// (shape `dst_pad`) at `dst_start`.  Everything is checked: starts and
 /// stops inside their padded shapes, and both slices long enough.
@@ -117,6 +150,19 @@ pub fn copy_box(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extents_of_a_box() {
+        // A 2x3 box at (1, 1) of a 4x5 buffer ends at item 2*5 + 3 = 13.
+        let e = box_extents(2, &[4, 5], &[1, 1], &[3, 4], &[2, 3], &[0, 0]);
+        assert_eq!(e, Ok(Some((28, 12))));
+        let empty = box_extents(2, &[4, 5], &[1, 1], &[1, 4], &[2, 3], &[0, 0]);
+        assert_eq!(empty, Ok(None));
+        let huge = box_extents(8, &[2, i64::MAX], &[0, 0], &[3, 2], &[3, 2], &[0, 0]);
+        assert_eq!(huge, Err(Error::InvalidParam));
+        let short = box_extents(1, &[4, 5], &[1], &[3, 4], &[2, 3], &[0, 0]);
+        assert_eq!(short, Err(Error::InvalidParam));
+    }
 
     /// Item-by-item model of the copy.
     #[allow(clippy::too_many_arguments)]

@@ -179,6 +179,70 @@ impl Geometry {
     }
 }
 
+/// The strides `b2nd_array_t` publishes, one entry a dimension, in C
+/// order: in items over the array, a chunk, a padded chunk and a block, in
+/// blocks over a padded chunk and in chunks over the array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrayStrides {
+    /// Items over the array (`item_array_strides`).
+    pub item_array: Vec<i64>,
+    /// Items over a chunk (`item_chunk_strides`).
+    pub item_chunk: Vec<i64>,
+    /// Items over a padded chunk (`item_extchunk_strides`).
+    pub item_extchunk: Vec<i64>,
+    /// Items over a block (`item_block_strides`).
+    pub item_block: Vec<i64>,
+    /// Blocks over a padded chunk (`block_chunk_strides`).
+    pub block_chunk: Vec<i64>,
+    /// Chunks over the padded array (`chunk_array_strides`).
+    pub chunk_array: Vec<i64>,
+}
+
+impl Geometry {
+    /// The strides the public array struct shows, computed as the
+    /// reference does: a dimension followed by an empty one (or by a zero
+    /// chunk or block size) keeps stride 0, and so does every dimension
+    /// before it.
+    pub fn array_strides(&self) -> ArrayStrides {
+        let nd = self.ndim();
+        let mut s = ArrayStrides {
+            item_array: vec![0; nd],
+            item_chunk: vec![0; nd],
+            item_extchunk: vec![0; nd],
+            item_block: vec![0; nd],
+            block_chunk: vec![0; nd],
+            chunk_array: vec![0; nd],
+        };
+        let Some(last) = nd.checked_sub(1) else {
+            return s;
+        };
+        for v in [
+            &mut s.item_array,
+            &mut s.item_chunk,
+            &mut s.item_extchunk,
+            &mut s.item_block,
+            &mut s.block_chunk,
+            &mut s.chunk_array,
+        ] {
+            v[last] = 1;
+        }
+        for i in (0..last).rev() {
+            let n = i + 1;
+            let (chunk, block) = (self.chunkshape[n] as i64, self.blockshape[n] as i64);
+            if self.shape[n] == 0 || chunk == 0 || block == 0 {
+                continue;
+            }
+            s.item_array[i] = s.item_array[n].saturating_mul(self.shape[n]);
+            s.item_chunk[i] = s.item_chunk[n] * chunk;
+            s.item_extchunk[i] = s.item_extchunk[n] * self.extchunkshape[n];
+            s.item_block[i] = s.item_block[n] * block;
+            s.block_chunk[i] = s.block_chunk[n] * (self.extchunkshape[n] / block);
+            s.chunk_array[i] = s.chunk_array[n].saturating_mul(self.extshape[n] / chunk);
+        }
+        s
+    }
+}
+
 /// C-order strides (in elements) of a buffer of shape `shape`.
 pub fn strides(shape: &[i64]) -> Vec<i64> {
     let mut s = vec![1i64; shape.len()];
@@ -263,6 +327,28 @@ pub(crate) fn for_each_index(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn published_strides() {
+        let g = Geometry::new(&[10, 7, 4], &[4, 3, 4], &[2, 2, 3]).unwrap();
+        let s = g.array_strides();
+        assert_eq!(s.item_array, vec![28, 4, 1]);
+        assert_eq!(s.item_chunk, vec![12, 4, 1]);
+        assert_eq!(s.item_extchunk, vec![24, 6, 1]);
+        assert_eq!(s.item_block, vec![6, 3, 1]);
+        assert_eq!(s.block_chunk, vec![4, 2, 1]);
+        assert_eq!(s.chunk_array, strides(&g.chunks_per_dim()));
+        // After an empty dimension every stride stays 0.
+        let e = Geometry::new(&[3, 0, 2], &[2, 0, 2], &[1, 0, 1]).unwrap();
+        let s = e.array_strides();
+        assert_eq!(s.item_array, vec![0, 2, 1]);
+        assert_eq!(s.block_chunk, vec![0, 2, 1]);
+        assert!(Geometry::new(&[], &[], &[])
+            .unwrap()
+            .array_strides()
+            .item_array
+            .is_empty());
+    }
 
     #[test]
     fn padded_shapes() {

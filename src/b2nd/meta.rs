@@ -40,29 +40,59 @@ pub fn serialize(
 /// ends after the block shape (the older "caterva" form) has dtype
 /// [`DEFAULT_DTYPE`].
 pub fn deserialize(meta: &[u8]) -> Result<(ArrayMeta, usize)> {
-    deserialize_parts(meta, true)
+    deserialize_parts(meta, true).map(|d| (d.meta, d.len))
+}
+
+/// A metalayer as [`deserialize_parts`] read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded {
+    /// What it describes.
+    pub meta: ArrayMeta,
+    /// The number of bytes read.
+    pub len: usize,
+    /// Whether a dtype section follows the block shape (read or not).
+    pub has_dtype: bool,
 }
 
 /// As [`deserialize`]; without `with_dtype` the bytes after the block shape
 /// are not looked at (the dtype is then [`DEFAULT_DTYPE`]) and the count
 /// stops there, as `b2nd_deserialize_meta` does when asked for no dtype.
-pub fn deserialize_parts(meta: &[u8], with_dtype: bool) -> Result<(ArrayMeta, usize)> {
+pub fn deserialize_parts(meta: &[u8], with_dtype: bool) -> Result<Decoded> {
     let mut r = Reader::new(meta, Markers::Checked).ok_or(Error::Failure)?;
     let shapes = r.shapes().ok_or(Error::Failure)?;
-    let (dtype, dtype_format) = if with_dtype && !r.at_end() {
+    let has_dtype = !r.at_end();
+    let (dtype, dtype_format) = if with_dtype && has_dtype {
         r.dtype().ok_or(Error::Failure)?
     } else {
         (DEFAULT_DTYPE.to_string(), 0)
     };
     let geom = Geometry::new(&shapes.shape, &shapes.chunkshape, &shapes.blockshape)?;
-    Ok((
-        ArrayMeta {
+    Ok(Decoded {
+        meta: ArrayMeta {
             geom,
             dtype,
             dtype_format,
         },
-        r.position(),
-    ))
+        len: r.position(),
+        has_dtype,
+    })
+}
+
+/// The text `b2nd_print_meta` prints for a metalayer: the number of
+/// dimensions, the shapes and the dtype, one to a line.
+pub fn describe(meta: &ArrayMeta) -> String {
+    fn list<T: ToString>(v: &[T]) -> String {
+        v.iter().map(T::to_string).collect::<Vec<_>>().join(", ")
+    }
+    let g = &meta.geom;
+    format!(
+        "b2nd metalayer parameters:\n Ndim:       {}\n shape:      {}\n chunkshape: {}\n dtype: {}\n blockshape: {}\n",
+        g.ndim(),
+        list(&g.shape),
+        list(&g.chunkshape),
+        meta.dtype,
+        list(&g.blockshape)
+    )
 }
 
 #[cfg(test)]
@@ -124,5 +154,29 @@ mod tests {
         let mut m = serialize(&[4, 4], &[2, 2], &[1, 1], "|u1", 0).unwrap();
         m[2] = 3;
         assert!(deserialize(&m).is_err());
+    }
+
+    #[test]
+    fn the_caterva_form_has_no_dtype() {
+        let m = serialize(&[10, 20], &[5, 7], &[2, 7], "<f8", 0).unwrap();
+        let shapes_end = 3 + 3 + 2 * (9 + 5 + 5);
+        let full = deserialize_parts(&m, true).unwrap();
+        assert!(full.has_dtype && full.len == m.len() && full.meta.dtype == "<f8");
+        let shapes_only = deserialize_parts(&m, false).unwrap();
+        assert!(shapes_only.has_dtype && shapes_only.len == shapes_end);
+        assert_eq!(shapes_only.meta.dtype, DEFAULT_DTYPE);
+        let caterva = deserialize_parts(&m[..shapes_end], true).unwrap();
+        assert!(!caterva.has_dtype && caterva.len == shapes_end);
+    }
+
+    #[test]
+    fn description() {
+        let m = serialize(&[10, 20], &[5, 7], &[2, 7], "<f8", 0).unwrap();
+        let (a, _) = deserialize(&m).unwrap();
+        assert_eq!(
+            describe(&a),
+            "b2nd metalayer parameters:\n Ndim:       2\n shape:      10, 20\n \
+             chunkshape: 5, 7\n dtype: <f8\n blockshape: 2, 7\n"
+        );
     }
 }

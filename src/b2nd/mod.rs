@@ -27,12 +27,14 @@ pub mod copy;
 pub mod follow;
 pub mod geometry;
 pub mod meta;
+pub mod params;
 pub mod reshape;
 pub mod select;
 
 pub use array::Fill;
 pub use geometry::{Geometry, MAX_DIM};
 pub use meta::ArrayMeta;
+pub use params::ArrayParams;
 
 use crate::chunk::{CParams, DParams};
 use crate::error::{Error, Result};
@@ -188,8 +190,9 @@ impl NdArray {
 
     /// Append whole slabs along `axis`.
     pub fn append(&mut self, buf: &[u8], axis: usize) -> Result<()> {
-        let at = *self.meta.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
-        self.insert(buf, axis, at)
+        let r = reshape::append(&mut self.sc, &mut self.meta, buf, axis);
+        pass_shapes(&mut self.sc, &self.meta.geom);
+        r
     }
 
     /// Insert whole slabs along `axis` before index `at`.

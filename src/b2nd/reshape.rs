@@ -168,6 +168,12 @@ fn extend(
     publish_meta(sc, meta)
 }
 
+/// Append `buf` (whole slabs along `axis`) after the end of that axis.
+pub fn append(sc: &mut SuperChunk, meta: &mut ArrayMeta, buf: &[u8], axis: usize) -> Result<()> {
+    let at = *meta.geom.shape.get(axis).ok_or(Error::InvalidParam)?;
+    insert(sc, meta, buf, axis, at)
+}
+
 /// Insert `buf` (whole slabs along `axis`) before index `at` of that axis.
 pub fn insert(
     sc: &mut SuperChunk,
@@ -276,6 +282,38 @@ pub fn copy_into(
     })
 }
 
+/// Whether an array `src` of `src_typesize`-byte items may be appended to
+/// `dst` along `axis`: both have the same number of dimensions (at least
+/// one), `axis` is one of them, the item sizes are equal and so are the
+/// extents along every other axis (`InvalidParam` otherwise).
+pub fn check_concatenable(
+    dst: &Geometry,
+    dst_typesize: i32,
+    src: &Geometry,
+    src_typesize: i32,
+    axis: usize,
+) -> Result<()> {
+    let nd = dst.ndim();
+    let same_elsewhere = (0..nd).all(|i| i == axis || dst.shape.get(i) == src.shape.get(i));
+    if axis >= nd || src.ndim() != nd || dst_typesize != src_typesize || !same_elsewhere {
+        return Err(Error::InvalidParam);
+    }
+    Ok(())
+}
+
+/// [`concatenate`] of an array and the array on the same super-chunk
+/// (`src` describes it): the items to append are read from an in-memory
+/// copy taken first, as the appending changes the super-chunk.
+pub fn concatenate_own(
+    sc: &mut SuperChunk,
+    dst: &mut ArrayMeta,
+    src: &Geometry,
+    axis: usize,
+) -> Result<()> {
+    let snapshot = sc.copy_to(crate::schunk::Storage::Memory, None)?;
+    concatenate(sc, dst, &snapshot, src, axis)
+}
+
 /// Append the items of `src` after `dst` along `axis` (`b2nd_concatenate`
 /// once `dst` is the first array or its copy).
 pub fn concatenate(
@@ -286,17 +324,11 @@ pub fn concatenate(
     axis: usize,
 ) -> Result<()> {
     let nd = dst.geom.ndim();
-    if nd == 0 || src.ndim() != nd || axis >= nd || dst_sc.typesize() != src_sc.typesize() {
-        return Err(Error::InvalidParam);
-    }
+    check_concatenable(&dst.geom, dst_sc.typesize(), src, src_sc.typesize(), axis)?;
     let mut new_shape = dst.geom.shape.clone();
-    for (i, (n, &s)) in new_shape.iter_mut().zip(&src.shape).enumerate() {
-        if i == axis {
-            *n = n.checked_add(s).ok_or(Error::InvalidParam)?;
-        } else if s != *n {
-            return Err(Error::InvalidParam);
-        }
-    }
+    new_shape[axis] = new_shape[axis]
+        .checked_add(src.shape[axis])
+        .ok_or(Error::InvalidParam)?;
     let before = dst.geom.shape[axis];
     resize(dst_sc, dst, &new_shape, None)?;
     let g = dst.geom.clone();
@@ -460,6 +492,13 @@ mod tests {
         insert(&mut sc, &mut m, &[7, 8, 9], 0, 6).unwrap();
         expect.extend_from_slice(&[7, 8, 9]);
         assert_eq!(to_buffer(&sc, &m.geom).unwrap(), expect);
+        append(&mut sc, &mut m, &[1, 2, 3], 0).unwrap();
+        expect.extend_from_slice(&[1, 2, 3]);
+        assert_eq!(to_buffer(&sc, &m.geom).unwrap(), expect);
+        assert_eq!(
+            append(&mut sc, &mut m, &[1, 2, 3], 2),
+            Err(Error::InvalidParam)
+        );
         delete(&mut sc, &mut m, 0, 2, 2).unwrap();
         let mut e2 = expect[..6].to_vec();
         e2.extend_from_slice(&expect[12..]);
@@ -482,5 +521,33 @@ mod tests {
             expect.extend_from_slice(&d2);
             assert_eq!(to_buffer(&sc1, &m1.geom).unwrap(), expect);
         }
+    }
+
+    #[test]
+    fn concatenating_an_array_to_itself() {
+        let (mut sc, mut m) = new_array(&[3, 2], &[2, 2], &[1, 2], 1);
+        let d = fill(&mut sc, &m);
+        let g = m.geom.clone();
+        concatenate_own(&mut sc, &mut m, &g, 1).unwrap();
+        assert_eq!(m.geom.shape, vec![3, 4]);
+        let rows: Vec<u8> = d.chunks(2).flat_map(|r| [r, r].concat()).collect();
+        assert_eq!(to_buffer(&sc, &m.geom).unwrap(), rows);
+    }
+
+    #[test]
+    fn what_may_be_concatenated() {
+        let g = |shape: &[i64]| {
+            let ones = vec![1i32; shape.len()];
+            Geometry::new(shape, &ones, &ones).unwrap()
+        };
+        let check = check_concatenable;
+        assert_eq!(check(&g(&[4, 3]), 2, &g(&[5, 3]), 2, 0), Ok(()));
+        assert_eq!(check(&g(&[4, 3]), 2, &g(&[4, 1]), 2, 1), Ok(()));
+        let refused = Err(Error::InvalidParam);
+        assert_eq!(check(&g(&[4, 3]), 2, &g(&[5, 2]), 2, 0), refused);
+        assert_eq!(check(&g(&[4, 3]), 2, &g(&[5, 3]), 4, 0), refused);
+        assert_eq!(check(&g(&[4, 3]), 2, &g(&[5, 3]), 2, 2), refused);
+        assert_eq!(check(&g(&[4, 3]), 2, &g(&[4, 3, 1]), 2, 0), refused);
+        assert_eq!(check(&g(&[]), 2, &g(&[]), 2, 0), refused);
     }
 }

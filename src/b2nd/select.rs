@@ -7,6 +7,20 @@ use super::geometry::{for_each_index, from_linear, strides, to_linear, Geometry}
 use crate::error::{Error, Result};
 use crate::schunk::SuperChunk;
 
+/// Check the size of a caller's buffer for an orthogonal selection of
+/// `typesize`-byte items: as the reference, a buffer larger than the
+/// selection (or a selection whose size overflows) is `InvalidParam`.
+pub fn check_buffer_size(typesize: i32, selection: &[&[i64]], buffersize: i64) -> Result<()> {
+    let mut n = typesize as i64;
+    for s in selection {
+        n = n.checked_mul(s.len() as i64).ok_or(Error::InvalidParam)?;
+    }
+    if buffersize > n {
+        return Err(Error::InvalidParam);
+    }
+    Ok(())
+}
+
 /// One selected index along a dimension: its value (position in the array)
 /// and its position in the caller's list (position in the buffer).
 #[derive(Clone, Copy)]
@@ -235,6 +249,17 @@ pub fn get_sparse(sc: &SuperChunk, g: &Geometry, coords: &[i64], out: &mut [u8])
 mod tests {
     use super::super::array::{from_buffer, tests::new_array};
     use super::*;
+
+    #[test]
+    fn a_buffer_may_not_be_larger_than_its_selection() {
+        let sel: [&[i64]; 2] = [&[0, 2, 5], &[1, 1]];
+        assert_eq!(check_buffer_size(4, &sel, 24), Ok(()));
+        assert_eq!(check_buffer_size(4, &sel, 8), Ok(()));
+        assert_eq!(check_buffer_size(4, &sel, 25), Err(Error::InvalidParam));
+        let huge = vec![0i64; 1 << 16];
+        let sel: [&[i64]; 4] = [&huge, &huge, &huge, &huge];
+        assert_eq!(check_buffer_size(4, &sel, 0), Err(Error::InvalidParam));
+    }
 
     #[test]
     fn orthogonal_and_sparse_match_a_model() {

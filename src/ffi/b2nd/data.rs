@@ -19,17 +19,11 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
         if array.is_null() || buffer.is_null() {
             return Err(Error::NullPointer);
         }
-        let g = Geometry::new(&c.shape, &c.chunkshape, &c.blockshape)?;
-        let need = g
-            .nitems
-            .checked_mul(c.cparams.typesize as i64)
-            .ok_or(Error::InvalidParam)?;
-        if buffersize < need {
-            return Err(Error::InvalidParam);
-        }
+        let nitems = c.params.meta()?.geom.nitems;
+        let need = array::buffer_nbytes(nitems, c.cparams.typesize, buffersize)?;
         // SAFETY: buffer holds buffersize >= need bytes.
         let data = unsafe { caller_buffer(buffer, need) }?;
-        let a = array_new(c, Fill::Special(Special::Zero))?;
+        let a = array_new(c, Fill::Special(Special::Zero), &[])?;
         // SAFETY: a was just made and nobody else holds it.
         let a = unsafe {
             let r = write(a, |sc, m| array::from_buffer(sc, &m.geom, data));
@@ -49,11 +43,7 @@ pub unsafe extern "C" fn b2nd_to_cbuffer(
     unsafe {
         read_call(array, |sc, m| {
             let out = output_for(buffer, buffersize, m.geom.nitems, sc.typesize())?;
-            if m.geom.nitems == 0 {
-                return Ok(());
-            }
-            let zero = vec![0i64; m.geom.ndim()];
-            array::get_slice(sc, &m.geom, &zero, &m.geom.shape, out, &m.geom.shape)
+            array::get_all(sc, &m.geom, out)
         })
     }
 }
@@ -92,18 +82,13 @@ unsafe fn output_for<'a>(
     nitems: i64,
     typesize: i32,
 ) -> Result<&'a mut [u8]> {
-    let need = nitems
-        .checked_mul(typesize as i64)
-        .ok_or(Error::InvalidParam)?;
-    if buffersize < need {
-        return Err(Error::InvalidParam);
-    }
+    array::buffer_nbytes(nitems, typesize, buffersize)?;
     // SAFETY: guaranteed by the caller.
     unsafe { caller_buffer_mut(buffer, buffersize) }
 }
 
 /// An axis argument (a negative one is `InvalidParam`).
-fn axis_arg(axis: i8) -> Result<usize> {
+pub(super) fn axis_arg(axis: i8) -> Result<usize> {
     usize::try_from(axis).map_err(|_| Error::InvalidParam)
 }
 
@@ -211,11 +196,10 @@ unsafe fn insert_items(
         // SAFETY: guaranteed by the caller.
         let data = unsafe { caller_buffer(buffer, buffersize) }?;
         let axis = axis_arg(axis)?;
-        let at = match start {
-            Some(at) => at,
-            None => *m.geom.shape.get(axis).ok_or(Error::InvalidParam)?,
-        };
-        reshape::insert(sc, m, data, axis, at)
+        match start {
+            Some(at) => reshape::insert(sc, m, data, axis, at),
+            None => reshape::append(sc, m, data, axis),
+        }
     };
     // SAFETY: guaranteed by the caller.
     unsafe { write_call(array, call) }
@@ -318,13 +302,7 @@ unsafe fn orthogonal_args<'a>(
     let nd = m.geom.ndim();
     // SAFETY: guaranteed by the caller.
     let sel = unsafe { selection_lists(selection, sizes, nd) }?;
-    let mut n = sc.typesize() as i64;
-    for s in &sel {
-        n = n.checked_mul(s.len() as i64).ok_or(Error::InvalidParam)?;
-    }
-    if buffersize > n {
-        return Err(Error::InvalidParam);
-    }
+    select::check_buffer_size(sc.typesize(), &sel, buffersize)?;
     // SAFETY: guaranteed by the caller.
     let bs = unsafe { dims(buffershape, nd) }?;
     Ok((sel, bs))

@@ -13,15 +13,8 @@ fn array_with_shape(
     shape: &[i64],
     extra: &[(String, Vec<u8>)],
 ) -> Result<*mut b2nd_array_t> {
-    ctx.shape = shape.to_vec();
-    if ctx.chunkshape.len() != shape.len() || ctx.blockshape.len() != shape.len() {
-        return Err(Error::InvalidParam);
-    }
-    let saved = std::mem::take(&mut ctx.metalayers);
-    ctx.metalayers = saved.iter().chain(extra).cloned().collect();
-    let r = array_new(ctx, Fill::Special(Special::Zero));
-    ctx.metalayers = saved;
-    r
+    ctx.params.set_shape(shape)?;
+    array_new(ctx, Fill::Special(Special::Zero), extra)
 }
 
 /// Copy the items of `src` at `offset` into the new array `dst`; free `dst`
@@ -66,11 +59,10 @@ pub unsafe extern "C" fn b2nd_get_slice(
         let nd = s.meta.geom.ndim();
         // SAFETY: as above.
         let (s0, s1) = unsafe { (dims(start, nd)?, dims(stop, nd)?) };
-        array::check_box(&s.meta.geom.shape, s0, s1)?;
+        let shape = array::box_shape(&s.meta.geom.shape, s0, s1)?;
         if c.cparams.typesize != s.c_typesize() {
             return Err(Error::InvalidParam);
         }
-        let shape: Vec<i64> = (0..nd).map(|i| s1[i] - s0[i]).collect();
         let a = array_with_shape(c, &shape, &[])?;
         // SAFETY: src is live, a was just made.
         unsafe { fill_from(src, s0, a)? };
@@ -84,43 +76,22 @@ impl ArrayHolder {
         unsafe { self.c.sc.as_ref() }.map_or(0, |s| s.typesize)
     }
 
-    /// Names of the fixed metalayers other than "b2nd".
+    /// The fixed metalayers other than "b2nd" (see [`array::extra_metalayers`]).
     fn other_metas(&self) -> Result<Vec<(String, Vec<u8>)>> {
         // SAFETY: sc is ours.
-        unsafe {
-            with_engine(self.c.sc, false, |sc| {
-                Ok(sc
-                    .metalayers()
-                    .iter()
-                    .filter(|m| m.name != "b2nd")
-                    .map(|m| (m.name.clone(), m.content.clone()))
-                    .collect())
-            })
-        }
+        unsafe { with_engine(self.c.sc, false, |sc| Ok(array::extra_metalayers(sc))) }
     }
 }
 
 /// Copy every vlmetalayer of `src` into `dst`.
+///
+/// # Safety
+/// Both must be live super-chunks of this library.
 unsafe fn copy_vlmetas(src: *mut blosc2_schunk, dst: *mut blosc2_schunk) -> Result<()> {
-    // SAFETY: both are live super-chunks of this library.
-    let items = unsafe {
-        with_engine(src, false, |s| {
-            let names: Vec<String> = s.vlmetalayers().iter().map(|m| m.name.clone()).collect();
-            names
-                .into_iter()
-                .map(|n| s.vlmeta_get(&n).map(|(_, v)| (n, v)))
-                .collect::<Result<Vec<_>>>()
-        })?
-    };
-    // SAFETY: as above.
-    unsafe {
-        with_engine(dst, true, |d| {
-            for (name, content) in &items {
-                d.vlmeta_add(name, content, None)?;
-            }
-            Ok(())
-        })
-    }
+    // SAFETY: guaranteed by the caller.
+    let items = unsafe { with_engine(src, false, |s| array::vlmetalayers(s)) }?;
+    // SAFETY: guaranteed by the caller.
+    unsafe { with_engine(dst, true, |d| array::add_vlmetalayers(d, &items)) }
 }
 
 #[no_mangle]
@@ -143,24 +114,13 @@ unsafe fn copy_array(
     // SAFETY: ctx/src are NULL or live.
     let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
     let g = s.meta.geom.clone();
-    if c.chunkshape == g.chunkshape && c.blockshape == g.blockshape {
-        c.shape = g.shape.clone();
+    if c.params.partitions_like(&g) {
+        c.params.set_shape(&g.shape)?;
         let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
         let mut st = c.storage(&mut cp, &mut dp);
-        // SAFETY: storage and super-chunk are valid for the call.
-        let sc = unsafe { blosc2_schunk_copy(s.c.sc, &mut st) };
-        if sc.is_null() {
-            return Err(Error::Failure);
-        }
-        // SAFETY: sc was just made by this library.
-        return match unsafe { from_schunk(sc) } {
-            Ok(a) => Ok(a),
-            Err(e) => {
-                // SAFETY: nobody else holds sc.
-                unsafe { blosc2_schunk_free(sc) };
-                Err(e)
-            }
-        };
+        // SAFETY: storage and super-chunk are valid for the call; the copy
+        // is ours.
+        return unsafe { adopted(blosc2_schunk_copy(s.c.sc, &mut st)) };
     }
     if c.cparams.typesize != s.c_typesize() {
         return Err(Error::InvalidParam);
@@ -190,46 +150,32 @@ pub unsafe extern "C" fn b2nd_concatenate(
         if array.is_null() {
             return Err(Error::NullPointer);
         }
-        let (g1, g2) = (a1.meta.geom.clone(), a2.meta.geom.clone());
-        let nd = g1.ndim();
-        if axis < 0 || axis as usize >= nd || g2.ndim() != nd || a1.c_typesize() != a2.c_typesize()
-        {
-            return Err(Error::InvalidParam);
-        }
-        let axis = axis as usize;
-        if (0..nd).any(|i| i != axis && g1.shape[i] != g2.shape[i]) {
-            return Err(Error::InvalidParam);
-        }
+        let axis = axis_arg(axis)?;
+        let (ts1, ts2) = (a1.c_typesize(), a2.c_typesize());
+        reshape::check_concatenable(&a1.meta.geom, ts1, &a2.meta.geom, ts2, axis)?;
         let dst = if copy {
             // SAFETY: forwarded contract.
             unsafe { copy_array(ctx, src1)? }
         } else {
             src1 as *mut b2nd_array_t
         };
-        let src_sc = a2.c.sc;
-        // SAFETY: dst and src2 are live arrays; when they share a
-        // super-chunk the source is read from a snapshot.
+        let (src_sc, g2) = (a2.c.sc, a2.meta.geom.clone());
+        // SAFETY: dst and src2 are live arrays of this library.
         let r = unsafe {
-            let dsc = holder(dst)?.c.sc;
-            if dsc == src_sc {
-                let snap = with_engine(src_sc, false, |s| {
-                    s.copy_to(crate::schunk::Storage::Memory, None)
-                })?;
-                write(dst, |d, m| reshape::concatenate(d, m, &snap, &g2, axis))
+            if holder(dst)?.c.sc == src_sc {
+                write(dst, |d, m| reshape::concatenate_own(d, m, &g2, axis))
             } else {
                 with_engine(src_sc, false, |s| {
                     write(dst, |d, m| reshape::concatenate(d, m, s, &g2, axis))
                 })
             }
         };
-        if let Err(e) = r {
-            if copy {
-                // SAFETY: the copy is ours alone.
-                unsafe { b2nd_free(dst) };
-            }
-            return Err(e);
+        if copy {
+            // SAFETY: the copy is ours alone.
+            store(array, unsafe { kept_or_freed(dst, r) }?)
+        } else {
+            r.and_then(|_| store(array, dst))
         }
-        store(array, dst)
     })
 }
 
@@ -252,14 +198,16 @@ unsafe fn view(
         cparams: cp,
         dparams: Some(dp),
         io: std::ptr::null_mut(),
-        shape: shape.to_vec(),
-        chunkshape: chunkshape.to_vec(),
-        blockshape: blockshape.to_vec(),
-        dtype: src.meta.dtype.clone(),
-        dtype_format: src.meta.dtype_format,
-        metalayers: Vec::new(),
+        params: ArrayParams {
+            shape: shape.to_vec(),
+            chunkshape: chunkshape.to_vec(),
+            blockshape: blockshape.to_vec(),
+            dtype: src.meta.dtype.clone(),
+            dtype_format: src.meta.dtype_format,
+            metalayers: Vec::new(),
+        },
     };
-    let a = array_new(&mut ctx, Fill::Special(Special::Zero))?;
+    let a = array_new(&mut ctx, Fill::Special(Special::Zero), &[])?;
     let sg = src.meta.geom.clone();
     // SAFETY: src and a are live and distinct.
     let r = unsafe {

@@ -60,39 +60,30 @@ pub unsafe extern "C" fn b2nd_deserialize_meta(
             let len = usize::try_from(smeta_len).map_err(|_| Error::Failure)?;
             // SAFETY: smeta holds smeta_len bytes.
             let bytes = unsafe { required_items(smeta, len)? };
-            let (m, used) =
-                meta::deserialize_parts(bytes, !dtype.is_null() && !dtype_format.is_null())?;
-            let g = &m.geom;
+            let want_dtype = !dtype.is_null() && !dtype_format.is_null();
+            let d = meta::deserialize_parts(bytes, want_dtype)?;
+            let g = &d.meta.geom;
             let nd = g.ndim();
             // SAFETY: the output arrays hold B2ND_MAX_DIM values (b2nd.h);
             // only ndim of them are written.
             unsafe {
                 *ndim = nd as i8;
-                for i in 0..nd {
-                    *shape.add(i) = g.shape[i];
-                    *chunkshape.add(i) = g.chunkshape[i];
-                    *blockshape.add(i) = g.blockshape[i];
-                }
-                if !dtype.is_null() && !dtype_format.is_null() {
-                    *dtype_format = m.dtype_format;
+                items_mut(shape, nd).copy_from_slice(&g.shape);
+                items_mut(chunkshape, nd).copy_from_slice(&g.chunkshape);
+                items_mut(blockshape, nd).copy_from_slice(&g.blockshape);
+                if want_dtype {
+                    *dtype_format = d.meta.dtype_format;
                     // A metalayer without a dtype section gives no dtype.
-                    *dtype = if !has_dtype(bytes, nd) {
-                        std::ptr::null_mut()
-                    } else {
-                        malloc_bytes(m.dtype.as_bytes(), true)? as *mut c_char
+                    *dtype = match d.has_dtype {
+                        true => malloc_bytes(d.meta.dtype.as_bytes(), true)? as *mut c_char,
+                        false => std::ptr::null_mut(),
                     };
                 }
             }
-            Ok(used as c_int)
+            Ok(d.len as c_int)
         })();
         r.unwrap_or_else(|e| e.code())
     })
-}
-
-/// Whether a well-formed metalayer of `nd` dimensions goes on after its
-/// block shape (with a dtype section).
-fn has_dtype(bytes: &[u8], nd: usize) -> bool {
-    bytes.len() > 3 + 3 + nd * (9 + 5 + 5)
 }
 
 #[no_mangle]
@@ -103,22 +94,7 @@ pub unsafe extern "C" fn b2nd_print_meta(array: *const b2nd_array_t) -> c_int {
             Ok(m) => m,
             Err(e) => return e.code(),
         };
-        let g = &m.geom;
-        let join = |v: Vec<String>| v.join(", ");
-        let mut out = format!("b2nd metalayer parameters:\n Ndim:       {}", g.ndim());
-        out += &format!(
-            "\n shape:      {}",
-            join(g.shape.iter().map(|v| v.to_string()).collect())
-        );
-        out += &format!(
-            "\n chunkshape: {}",
-            join(g.chunkshape.iter().map(|v| v.to_string()).collect())
-        );
-        out += &format!("\n dtype: {}", m.dtype);
-        out += &format!(
-            "\n blockshape: {}\n",
-            join(g.blockshape.iter().map(|v| v.to_string()).collect())
-        );
+        let out = meta::describe(&m);
         use std::io::Write;
         let mut so = std::io::stdout().lock();
         let _ = so.write_all(out.as_bytes());
@@ -157,21 +133,16 @@ pub unsafe extern "C" fn b2nd_copy_buffer2(
                 dims(dst_start, nd)?,
             )
         };
-        if (0..nd).any(|i| s1[i] <= s0[i]) {
+        let Some((src_len, dst_len)) = copy::box_extents(ts, sp, s0, s1, dp, d0)? else {
             return Ok(());
-        }
-        let d1: Vec<i64> = (0..nd)
-            .map(|i| d0[i].saturating_add(s1[i] - s0[i]))
-            .collect();
-        let ns = copy::needed_bytes(sp, s0, s1, ts).ok_or(Error::InvalidParam)?;
-        let nd_ = copy::needed_bytes(dp, d0, &d1, ts).ok_or(Error::InvalidParam)?;
+        };
         if src.is_null() || dst.is_null() {
             return Err(Error::NullPointer);
         }
         // SAFETY: the caller's buffers hold their padded shapes, of
-        // which only the boxes (ns and nd_ bytes from the start) are
+        // which only the boxes (src_len and dst_len bytes from the start) are
         // touched; src and dst do not overlap (b2nd.h).
-        let (sb, db) = unsafe { (bytes(src, ns), bytes_mut(dst, nd_)) };
+        let (sb, db) = unsafe { (bytes(src, src_len), bytes_mut(dst, dst_len)) };
         copy::copy_box(ts, sb, sp, s0, s1, db, dp, d0)
     })
 }
@@ -201,37 +172,5 @@ pub unsafe extern "C" fn b2nd_copy_buffer(
             dst_pad_shape,
             dst_start,
         )
-    }
-}
-
-/// Strides (in items) of the chunk grid, for tests of the public fields.
-#[cfg(test)]
-fn grid_strides(g: &Geometry) -> Vec<i64> {
-    crate::b2nd::geometry::strides(&g.chunks_per_dim())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn public_fields_follow_the_geometry() {
-        let g = Geometry::new(&[10, 7, 4], &[4, 3, 4], &[2, 2, 3]).unwrap();
-        let m = ArrayMeta {
-            geom: g.clone(),
-            dtype: "<i4".into(),
-            dtype_format: 0,
-        };
-        // SAFETY: all-zero is a valid b2nd_array_t.
-        let mut c: b2nd_array_t = unsafe { std::mem::zeroed() };
-        fill_c(&mut c, &m);
-        assert_eq!(&c.shape[..4], &[10, 7, 4, 1]);
-        assert_eq!(&c.extshape[..3], &[12, 9, 4]);
-        assert_eq!(&c.extchunkshape[..3], &[4, 4, 6]);
-        assert_eq!(c.extchunknitems, 96);
-        assert_eq!(&c.item_array_strides[..3], &[28, 4, 1]);
-        assert_eq!(&c.item_block_strides[..3], &[6, 3, 1]);
-        assert_eq!(&c.block_chunk_strides[..3], &[4, 2, 1]);
-        assert_eq!(&c.chunk_array_strides[..3], &grid_strides(&g)[..]);
     }
 }

@@ -20,8 +20,8 @@ pub use metalayer::*;
 use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
 use super::ptr::{
-    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, malloc_bytes, required_items, store,
-    string,
+    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, items_mut, malloc_bytes,
+    required_items, store, string,
 };
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
@@ -31,13 +31,14 @@ use super::schunk::{
 use super::types::*;
 use crate::b2nd::array::{self, Fill};
 use crate::b2nd::follow::take_in_changes;
-use crate::b2nd::geometry::{Geometry, MAX_DIM};
+use crate::b2nd::geometry::MAX_DIM;
 use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
+use crate::b2nd::params::{self, ArrayParams};
 use crate::b2nd::{copy, reshape, select};
 use crate::error::{Error, Result};
 use crate::format::header::Special;
 use crate::schunk::SuperChunk;
-use data::dims;
+use data::{axis_arg, dims};
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -86,19 +87,15 @@ struct ArrayHolder {
     seen: u64,
 }
 
-/// `b2nd_context_t` (opaque to C): the creation parameters, copied.
+/// `b2nd_context_t` (opaque to C): the storage and parameters given to
+/// `b2nd_create_ctx`, copied.
 pub struct b2nd_context_t {
     contiguous: bool,
     urlpath: Option<CString>,
     cparams: blosc2_cparams,
     dparams: Option<blosc2_dparams>,
     io: *mut blosc2_io,
-    shape: Vec<i64>,
-    chunkshape: Vec<i32>,
-    blockshape: Vec<i32>,
-    dtype: String,
-    dtype_format: i8,
-    metalayers: Vec<(String, Vec<u8>)>,
+    params: ArrayParams,
 }
 
 impl b2nd_context_t {
@@ -148,38 +145,17 @@ fn fill_c(c: &mut b2nd_array_t, m: &ArrayMeta) {
     c.chunknitems = g.chunknitems;
     c.blocknitems = g.blocknitems;
     c.extchunknitems = g.extchunknitems;
-    let zero = [0i64; MAX_DIM];
-    c.item_array_strides = zero;
-    c.item_chunk_strides = zero;
-    c.item_extchunk_strides = zero;
-    c.item_block_strides = zero;
-    c.block_chunk_strides = zero;
-    c.chunk_array_strides = zero;
-    if nd == 0 {
-        return;
-    }
-    // Strides in items (and in blocks / chunks for the grid strides); a
-    // dimension after an empty one has stride 0, as in the reference.
-    let last = nd - 1;
-    c.item_array_strides[last] = 1;
-    c.item_chunk_strides[last] = 1;
-    c.item_extchunk_strides[last] = 1;
-    c.item_block_strides[last] = 1;
-    c.block_chunk_strides[last] = 1;
-    c.chunk_array_strides[last] = 1;
-    for i in (0..last).rev() {
-        let n = i + 1;
-        if g.shape[n] == 0 || g.chunkshape[n] == 0 || g.blockshape[n] == 0 {
-            continue;
-        }
-        c.item_array_strides[i] = c.item_array_strides[n].saturating_mul(g.shape[n]);
-        c.item_chunk_strides[i] = c.item_chunk_strides[n] * g.chunkshape[n] as i64;
-        c.item_extchunk_strides[i] = c.item_extchunk_strides[n] * g.extchunkshape[n];
-        c.item_block_strides[i] = c.item_block_strides[n] * g.blockshape[n] as i64;
-        c.block_chunk_strides[i] =
-            c.block_chunk_strides[n] * (g.extchunkshape[n] / g.blockshape[n] as i64);
-        c.chunk_array_strides[i] =
-            c.chunk_array_strides[n].saturating_mul(g.extshape[n] / g.chunkshape[n] as i64);
+    let s = g.array_strides();
+    for (field, v) in [
+        (&mut c.item_array_strides, &s.item_array),
+        (&mut c.item_chunk_strides, &s.item_chunk),
+        (&mut c.item_extchunk_strides, &s.item_extchunk),
+        (&mut c.item_block_strides, &s.item_block),
+        (&mut c.block_chunk_strides, &s.block_chunk),
+        (&mut c.chunk_array_strides, &s.chunk_array),
+    ] {
+        *field = [0; MAX_DIM];
+        field[..nd].copy_from_slice(v);
     }
 }
 
@@ -351,6 +327,52 @@ pub(super) unsafe fn shape_args<'a>(
     }
 }
 
+/// The `n` metalayers (name, content) of a `b2nd_create_ctx` call, copied.
+///
+/// # Safety
+/// `p` must hold `n` entries when non-NULL, each with a NUL-terminated name
+/// and `content_len` bytes of content.
+unsafe fn metalayer_args(p: *const blosc2_metalayer_c, n: usize) -> Result<Vec<(String, Vec<u8>)>> {
+    // SAFETY: guaranteed by the caller.
+    let metas = unsafe { required_items(p, n)? };
+    let mut copied = Vec::with_capacity(n);
+    for m in metas {
+        // SAFETY: metalayer names are NUL-terminated strings.
+        let name = unsafe { string(m.name) }.ok_or(Error::NullPointer)?;
+        let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
+        // SAFETY: content holds content_len bytes.
+        let content = unsafe { required_items(m.content as *const u8, len)? }.to_vec();
+        copied.push((name, content));
+    }
+    Ok(copied)
+}
+
+impl b2nd_context_t {
+    /// A context copying the storage `st` (NULL: the defaults), with
+    /// default array parameters.
+    ///
+    /// # Safety
+    /// `st` must be NULL or a valid storage whose non-NULL pointers are valid.
+    unsafe fn from_storage(st: *const blosc2_storage) -> b2nd_context_t {
+        // SAFETY: guaranteed by the caller.
+        let st = unsafe { st.as_ref() };
+        // SAFETY: non-NULL parameter pointers in a storage are valid.
+        let cparams = st.and_then(|s| unsafe { s.cparams.as_ref() }).copied();
+        // SAFETY: as above.
+        let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
+        // SAFETY: a non-NULL urlpath is a NUL-terminated string.
+        let urlpath = st.and_then(|s| unsafe { c_str(s.urlpath) });
+        b2nd_context_t {
+            contiguous: st.is_some_and(|s| s.contiguous),
+            urlpath: urlpath.map(CStr::to_owned),
+            cparams: cparams.unwrap_or_else(cparams_defaults),
+            dparams,
+            io: st.map_or(std::ptr::null_mut(), |s| s.io),
+            params: ArrayParams::default(),
+        }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_create_ctx(
     b2_storage: *const blosc2_storage,
@@ -364,66 +386,22 @@ pub unsafe extern "C" fn b2nd_create_ctx(
     nmetalayers: i32,
 ) -> *mut b2nd_context_t {
     guard(std::ptr::null_mut(), || {
-        let r = (|| -> Result<b2nd_context_t> {
-            if !(0..=MAX_DIM as i8).contains(&ndim) || dtype_format < 0 {
+        // SAFETY: the shape arrays hold ndim values and metalayers holds
+        // nmetalayers entries (b2nd.h); dtype is NULL or a C string.
+        let r = (|| unsafe {
+            let nd = usize::try_from(ndim).map_err(|_| Error::InvalidParam)?;
+            if nd > MAX_DIM {
                 return Err(Error::InvalidParam);
             }
-            // SAFETY: the shape arrays hold ndim values (b2nd.h).
-            let (s, c, b) = unsafe { shape_args(ndim as usize, shape, chunkshape, blockshape) }?;
-            let g = Geometry::new(s, c, b)?;
-            // SAFETY: storage is NULL or a valid blosc2_storage.
-            let st = unsafe { b2_storage.as_ref() };
-            // SAFETY: non-NULL parameter pointers in a storage are valid.
-            let mut cparams = st
-                .and_then(|s| unsafe { s.cparams.as_ref() })
-                .copied()
-                .unwrap_or_else(cparams_defaults);
-            // SAFETY: as above.
-            let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
-            cparams.blocksize = g
-                .blocknitems
-                .checked_mul(cparams.typesize)
-                .ok_or(Error::InvalidParam)?;
-            // SAFETY: a non-NULL urlpath is a NUL-terminated string.
-            let urlpath = st
-                .and_then(|s| unsafe { c_str(s.urlpath) })
-                .map(CStr::to_owned);
-            // SAFETY: a non-NULL dtype is a NUL-terminated string.
-            let dtype =
-                unsafe { string(dtype) }.unwrap_or_else(|| format!("|S{}", cparams.typesize));
-            let n = usize::try_from(nmetalayers).map_err(|_| Error::InvalidParam)?;
-            if n > MAX_DIM - 1 {
-                return Err(Error::InvalidParam);
-            }
-            // SAFETY: metalayers holds nmetalayers entries.
-            let metas = unsafe { required_items(metalayers, n)? };
-            let mut copied = Vec::with_capacity(n);
-            for m in metas {
-                // SAFETY: metalayer names are NUL-terminated strings.
-                let name = unsafe { string(m.name) }.ok_or(Error::NullPointer)?;
-                let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
-                // SAFETY: content holds content_len bytes.
-                let content = unsafe { required_items(m.content as *const u8, len)? }.to_vec();
-                copied.push((name, content));
-            }
-            Ok(b2nd_context_t {
-                contiguous: st.is_some_and(|s| s.contiguous),
-                urlpath,
-                cparams,
-                dparams,
-                io: st.map_or(std::ptr::null_mut(), |s| s.io),
-                shape: s.to_vec(),
-                chunkshape: c.to_vec(),
-                blockshape: b.to_vec(),
-                dtype,
-                dtype_format,
-                metalayers: copied,
-            })
+            let (s, c, b) = shape_args(nd, shape, chunkshape, blockshape)?;
+            let metas = metalayer_args(metalayers, params::metalayer_count(nmetalayers)?)?;
+            let mut ctx = b2nd_context_t::from_storage(b2_storage);
+            let ts = ctx.cparams.typesize;
+            ctx.params = ArrayParams::new(s, c, b, string(dtype), dtype_format, ts, metas)?;
+            ctx.cparams.blocksize = ctx.params.blocksize(ts)?;
+            Ok(ctx)
         })();
-        match r {
-            Ok(ctx) => Box::into_raw(Box::new(ctx)),
-            Err(_) => std::ptr::null_mut(),
-        }
+        r.map_or(std::ptr::null_mut(), |ctx| Box::into_raw(Box::new(ctx)))
     })
 }
 
@@ -451,13 +429,13 @@ unsafe fn ctx_ref<'a>(ctx: *mut b2nd_context_t) -> Result<&'a mut b2nd_context_t
 
 // ---------------------------------------------------------------- creation
 
-/// A new array for `ctx` (with `shape` instead of the context's when given).
-fn array_new(ctx: &mut b2nd_context_t, fill: Fill<'_>) -> Result<*mut b2nd_array_t> {
-    let meta = ArrayMeta {
-        geom: Geometry::new(&ctx.shape, &ctx.chunkshape, &ctx.blockshape)?,
-        dtype: ctx.dtype.clone(),
-        dtype_format: ctx.dtype_format,
-    };
+/// A new array for `ctx`, with the metalayers `extra` after the context's.
+fn array_new(
+    ctx: &mut b2nd_context_t,
+    fill: Fill<'_>,
+    extra: &[(String, Vec<u8>)],
+) -> Result<*mut b2nd_array_t> {
+    let meta = ctx.params.meta()?;
     let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
     let mut storage = ctx.storage(&mut cp, &mut dp);
     // SAFETY: storage points at live copies owned by this frame and ctx.
@@ -465,7 +443,7 @@ fn array_new(ctx: &mut b2nd_context_t, fill: Fill<'_>) -> Result<*mut b2nd_array
     if sc.is_null() {
         return Err(Error::Failure);
     }
-    let metas = ctx.metalayers.clone();
+    let metas: Vec<_> = ctx.params.metalayers.iter().chain(extra).cloned().collect();
     // SAFETY: sc was just made by this library.
     let r = unsafe { with_engine(sc, true, |s| array::init_schunk(s, &meta, &metas, fill)) };
     if let Err(e) = r {
@@ -483,7 +461,7 @@ unsafe fn create(ctx: *mut b2nd_context_t, out: *mut *mut b2nd_array_t, fill: Fi
         if out.is_null() {
             return Err(Error::NullPointer);
         }
-        store(out, array_new(ctx, fill)?)
+        store(out, array_new(ctx, fill, &[])?)
     })
 }
 
@@ -521,11 +499,12 @@ pub unsafe extern "C" fn b2nd_nans(
     ctx: *mut b2nd_context_t,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
+    let nan = Fill::Special(Special::Nan);
     // SAFETY: ctx is NULL or a live context.
-    match unsafe { ctx.as_ref() } {
-        Some(c) if c.cparams.typesize != 4 && c.cparams.typesize != 8 => Error::Data.code(),
+    match unsafe { ctx.as_ref() }.map(|c| nan.check_typesize(c.cparams.typesize)) {
+        Some(Err(e)) => e.code(),
         // SAFETY: forwarded contract.
-        _ => unsafe { create(ctx, array, Fill::Special(Special::Nan)) },
+        _ => unsafe { create(ctx, array, nan) },
     }
 }
 
@@ -593,20 +572,42 @@ unsafe fn from_schunk(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
     Ok(ArrayHolder::into_c(sc, meta))
 }
 
-/// Wrap a super-chunk this library just opened, freeing it on failure.
-unsafe fn adopt(sc: *mut blosc2_schunk, out: *mut *mut b2nd_array_t) -> c_int {
+/// Wrap a super-chunk this library just made, freeing it on failure (a
+/// NULL one, a failed making, is `Failure`).
+///
+/// # Safety
+/// `sc` must be NULL or a super-chunk of this library nobody else holds.
+unsafe fn adopted(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
     if sc.is_null() {
-        return Error::Failure.code();
+        return Err(Error::Failure);
     }
-    // SAFETY: sc is ours.
-    match unsafe { from_schunk(sc) } {
-        Ok(a) => rc(store(out, a)),
-        Err(e) => {
-            // SAFETY: nobody else holds sc.
-            unsafe { blosc2_schunk_free(sc) };
-            e.code()
+    // SAFETY: guaranteed by the caller.
+    unsafe { from_schunk(sc) }.inspect_err(|_| {
+        // SAFETY: nobody else holds sc.
+        unsafe { blosc2_schunk_free(sc) };
+    })
+}
+
+/// One C call that opens a super-chunk from `source` and wraps it
+/// (`b2nd_from_cframe`, `b2nd_open_offset`): NULL `source` or `out` is
+/// `NullPointer`; otherwise the super-chunk `open` makes is wrapped and
+/// stored in `out` (and freed on failure).
+///
+/// # Safety
+/// `out` must be NULL or valid for a write; `open` must return NULL or a
+/// super-chunk of this library that nobody else holds.
+unsafe fn open_call<T>(
+    source: *const T,
+    out: *mut *mut b2nd_array_t,
+    open: impl FnOnce() -> *mut blosc2_schunk,
+) -> c_int {
+    guard(Error::Failure.code(), || {
+        if source.is_null() || out.is_null() {
+            return Error::NullPointer.code();
         }
-    }
+        // SAFETY: guaranteed by the caller.
+        rc(unsafe { adopted(open()) }.and_then(|a| store(out, a)))
+    })
 }
 
 #[no_mangle]
@@ -661,15 +662,13 @@ pub unsafe extern "C" fn b2nd_from_cframe(
     copy: bool,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if cframe.is_null() || array.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: cframe holds cframe_len bytes (b2nd.h).
-        let sc = unsafe { blosc2_schunk_from_buffer(cframe, cframe_len, copy) };
-        // SAFETY: sc is NULL or ours.
-        unsafe { adopt(sc, array) }
-    })
+    // SAFETY: cframe holds cframe_len bytes (b2nd.h); the new super-chunk
+    // is ours.
+    unsafe {
+        open_call(cframe, array, || {
+            blosc2_schunk_from_buffer(cframe, cframe_len, copy)
+        })
+    }
 }
 
 #[no_mangle]
@@ -684,15 +683,13 @@ pub unsafe extern "C" fn b2nd_open_offset(
     array: *mut *mut b2nd_array_t,
     offset: i64,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if urlpath.is_null() || array.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: urlpath is a NUL-terminated string.
-        let sc = unsafe { blosc2_schunk_open_offset(urlpath, offset) };
-        // SAFETY: sc is NULL or ours.
-        unsafe { adopt(sc, array) }
-    })
+    // SAFETY: urlpath is a NUL-terminated string (b2nd.h); the opened
+    // super-chunk is ours.
+    unsafe {
+        open_call(urlpath, array, || {
+            blosc2_schunk_open_offset(urlpath, offset)
+        })
+    }
 }
 
 #[no_mangle]
@@ -736,4 +733,34 @@ pub unsafe extern "C" fn b2nd_save_append(
             Err(e) => e.code() as i64,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::b2nd::Geometry;
+
+    #[test]
+    fn public_fields_follow_the_geometry() {
+        let g = Geometry::new(&[10, 7, 4], &[4, 3, 4], &[2, 2, 3]).unwrap();
+        let m = ArrayMeta {
+            geom: g.clone(),
+            dtype: "<i4".into(),
+            dtype_format: 0,
+        };
+        // SAFETY: all-zero is a valid b2nd_array_t.
+        let mut c: b2nd_array_t = unsafe { std::mem::zeroed() };
+        fill_c(&mut c, &m);
+        assert_eq!(&c.shape[..4], &[10, 7, 4, 1]);
+        assert_eq!(&c.extshape[..3], &[12, 9, 4]);
+        assert_eq!(&c.extchunkshape[..3], &[4, 4, 6]);
+        assert_eq!(c.extchunknitems, 96);
+        assert_eq!(&c.item_array_strides[..3], &[28, 4, 1]);
+        assert_eq!(&c.item_block_strides[..3], &[6, 3, 1]);
+        assert_eq!(&c.block_chunk_strides[..3], &[4, 2, 1]);
+        assert_eq!(
+            &c.chunk_array_strides[..3],
+            &crate::b2nd::geometry::strides(&g.chunks_per_dim())[..]
+        );
+    }
 }

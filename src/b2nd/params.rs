@@ -1,0 +1,163 @@
+//! The creation parameters of an array (what `b2nd_create_ctx` records):
+//! its shapes, dtype and the extra metalayers a new super-chunk gets, the
+//! defaults that fill what the caller left out, and the block size the
+//! super-chunk's compression parameters must carry.
+
+use super::geometry::Geometry;
+use super::meta::ArrayMeta;
+use crate::error::{Error, Result};
+
+/// `B2ND_MAX_METALAYERS`: extra metalayers an array may be created with
+/// (the "b2nd" metalayer takes one of the super-chunk's sixteen).
+pub const MAX_METALAYERS: usize = 15;
+
+/// The parameters new arrays are made with (the default: a
+/// zero-dimensional array of dtype "", no extra metalayers).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ArrayParams {
+    /// Shape (one entry a dimension).
+    pub shape: Vec<i64>,
+    /// Chunk shape.
+    pub chunkshape: Vec<i32>,
+    /// Block shape.
+    pub blockshape: Vec<i32>,
+    /// The dtype string.
+    pub dtype: String,
+    /// The dtype convention (`DTYPE_NUMPY_FORMAT` is 0).
+    pub dtype_format: i8,
+    /// Extra fixed metalayers (name, content) written after "b2nd".
+    pub metalayers: Vec<(String, Vec<u8>)>,
+}
+
+/// The number of extra metalayers a caller asks for, checked: not negative
+/// and at most [`MAX_METALAYERS`] (`InvalidParam` otherwise).
+pub fn metalayer_count(n: i32) -> Result<usize> {
+    match usize::try_from(n) {
+        Ok(n) if n <= MAX_METALAYERS => Ok(n),
+        _ => Err(Error::InvalidParam),
+    }
+}
+
+/// The dtype of an array made without one: a byte string of one item
+/// (NumPy's `|S<typesize>`).
+pub fn default_dtype(typesize: i32) -> String {
+    format!("|S{typesize}")
+}
+
+impl ArrayParams {
+    /// Checked parameters for arrays of `typesize`-byte items: the shapes
+    /// must make a [`Geometry`], `dtype_format` must not be negative, at
+    /// most [`MAX_METALAYERS`] extra metalayers; no dtype means
+    /// [`default_dtype`]. Every refusal is `InvalidParam`.
+    pub fn new(
+        shape: &[i64],
+        chunkshape: &[i32],
+        blockshape: &[i32],
+        dtype: Option<String>,
+        dtype_format: i8,
+        typesize: i32,
+        metalayers: Vec<(String, Vec<u8>)>,
+    ) -> Result<ArrayParams> {
+        if dtype_format < 0 || metalayers.len() > MAX_METALAYERS {
+            return Err(Error::InvalidParam);
+        }
+        Geometry::new(shape, chunkshape, blockshape)?;
+        Ok(ArrayParams {
+            shape: shape.to_vec(),
+            chunkshape: chunkshape.to_vec(),
+            blockshape: blockshape.to_vec(),
+            dtype: dtype.unwrap_or_else(|| default_dtype(typesize)),
+            dtype_format,
+            metalayers,
+        })
+    }
+
+    /// The geometry and dtype a new array gets.
+    pub fn meta(&self) -> Result<ArrayMeta> {
+        Ok(ArrayMeta {
+            geom: Geometry::new(&self.shape, &self.chunkshape, &self.blockshape)?,
+            dtype: self.dtype.clone(),
+            dtype_format: self.dtype_format,
+        })
+    }
+
+    /// The block size in bytes of a super-chunk holding these arrays with
+    /// `typesize`-byte items (`InvalidParam` when it overflows).
+    pub fn blocksize(&self, typesize: i32) -> Result<i32> {
+        let g = Geometry::new(&self.shape, &self.chunkshape, &self.blockshape)?;
+        g.blocknitems
+            .checked_mul(typesize)
+            .ok_or(Error::InvalidParam)
+    }
+
+    /// Make `shape` the shape of the next array. As the reference, the shape
+    /// is recorded even when refused: it must have as many dimensions as
+    /// the chunk and block shapes (`InvalidParam` otherwise).
+    pub fn set_shape(&mut self, shape: &[i64]) -> Result<()> {
+        self.shape = shape.to_vec();
+        if self.chunkshape.len() != shape.len() || self.blockshape.len() != shape.len() {
+            return Err(Error::InvalidParam);
+        }
+        Ok(())
+    }
+
+    /// Whether an array of geometry `g` is cut into chunks and blocks as
+    /// these parameters cut theirs (its chunks can then be copied as they
+    /// are).
+    pub fn partitions_like(&self, g: &Geometry) -> bool {
+        self.chunkshape == g.chunkshape && self.blockshape == g.blockshape
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(dtype: Option<&str>, typesize: i32) -> Result<ArrayParams> {
+        ArrayParams::new(
+            &[10, 6],
+            &[4, 6],
+            &[2, 3],
+            dtype.map(str::to_string),
+            0,
+            typesize,
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn defaults_and_block_size() {
+        let p = params(None, 8).unwrap();
+        assert_eq!(p.dtype, "|S8");
+        assert_eq!(p.blocksize(8), Ok(48));
+        assert_eq!(p.meta().unwrap().geom.nitems, 60);
+        assert_eq!(params(Some("<f4"), 4).unwrap().dtype, "<f4");
+        assert_eq!(p.blocksize(i32::MAX), Err(Error::InvalidParam));
+    }
+
+    #[test]
+    fn refusals() {
+        let bad_geometry = ArrayParams::new(&[10], &[4], &[8], None, 0, 1, Vec::new());
+        assert_eq!(bad_geometry, Err(Error::InvalidParam));
+        let bad_format = ArrayParams::new(&[10], &[4], &[2], None, -1, 1, Vec::new());
+        assert_eq!(bad_format, Err(Error::InvalidParam));
+        let many = vec![(String::from("m"), vec![1u8]); MAX_METALAYERS + 1];
+        let too_many = ArrayParams::new(&[10], &[4], &[2], None, 0, 1, many);
+        assert_eq!(too_many, Err(Error::InvalidParam));
+        assert_eq!(metalayer_count(-1), Err(Error::InvalidParam));
+        assert_eq!(metalayer_count(15), Ok(15));
+        assert_eq!(metalayer_count(16), Err(Error::InvalidParam));
+    }
+
+    #[test]
+    fn a_refused_shape_is_still_recorded() {
+        let mut p = params(None, 1).unwrap();
+        assert_eq!(p.set_shape(&[3]), Err(Error::InvalidParam));
+        assert_eq!(p.shape, vec![3]);
+        assert!(p.set_shape(&[3, 2]).is_ok());
+        let g = Geometry::new(&[7, 7], &[4, 6], &[2, 3]).unwrap();
+        assert!(p.partitions_like(&g));
+        let other = Geometry::new(&[7, 7], &[4, 6], &[2, 2]).unwrap();
+        assert!(!p.partitions_like(&other));
+    }
+}
