@@ -57,6 +57,26 @@ pub(super) unsafe fn getitem_dest<'a>(
     Ok(unsafe { bytes_mut(dest, destsize.max(0) as usize) })
 }
 
+/// The output buffer of a decompression call: `destsize` writable bytes at
+/// `dest`, which may be NULL only when `destsize` is 0 or less
+/// (`NullPointer`); a negative size is `WriteBuffer`.
+///
+/// # Safety
+/// A non-NULL `dest` must be valid for writes of `destsize` bytes.
+pub(super) unsafe fn decompress_dest<'a>(
+    dest: *mut c_void,
+    destsize: i32,
+) -> Result<&'a mut [u8], Error> {
+    if dest.is_null() && destsize > 0 {
+        return Err(Error::NullPointer);
+    }
+    if destsize < 0 {
+        return Err(Error::WriteBuffer);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { bytes_mut(dest, destsize as usize) })
+}
+
 /// The bytes of a chunk at `src`: at most `srcsize`, and no more than the
 /// header's cbytes (so that callers passing a huge srcsize, as blosc1 does,
 /// never make us look past the chunk).
