@@ -120,6 +120,39 @@ pub fn sizes(src: &[u8]) -> Result<(usize, usize, usize)> {
     Ok((h.nbytes as usize, h.cbytes as usize, h.blocksize as usize))
 }
 
+/// `(nbytes, cbytes, blocksize)` as `blosc2_cbuffer_sizes` reports them
+/// from the first 16 bytes of a chunk: a block size larger than a non-zero
+/// `nbytes` is reported as `nbytes` (the one block holds all the data).
+pub fn reported_sizes(head: &[u8]) -> Result<(i32, i32, i32)> {
+    let h = ChunkHeader::parse_min(head)?;
+    let blocksize = if h.nbytes > 0 && h.blocksize > h.nbytes {
+        h.nbytes
+    } else {
+        h.blocksize
+    };
+    Ok((h.nbytes, h.cbytes, blocksize))
+}
+
+/// The uncompressed size of a chunk said to be `cbytes` bytes long whose
+/// header starts with `head` (at least 16 bytes unless `cbytes` is
+/// shorter), checked as `blosc1_cbuffer_validate` does: fewer than 16
+/// bytes is `WriteBuffer`, a header whose cbytes differs is
+/// `InvalidHeader`, an nbytes past `BLOSC2_MAX_BUFFERSIZE` is
+/// `MemoryAlloc`.
+pub fn validated_nbytes(head: &[u8], cbytes: usize) -> Result<usize> {
+    if cbytes < MIN_HEADER_LENGTH {
+        return Err(Error::WriteBuffer);
+    }
+    let h = ChunkHeader::parse_min(head)?;
+    if h.cbytes as usize != cbytes {
+        return Err(Error::InvalidHeader);
+    }
+    if h.nbytes > crate::format::header::MAX_BUFFERSIZE {
+        return Err(Error::MemoryAlloc);
+    }
+    Ok(h.nbytes as usize)
+}
+
 /// Parse a chunk header (16 or 32 bytes).
 pub fn header(src: &[u8]) -> Result<ChunkHeader> {
     if src.len() < MIN_HEADER_LENGTH {
