@@ -10,10 +10,10 @@
 #![allow(non_camel_case_types)]
 
 use super::guard;
-use super::ptr::c_str;
+use super::ptr::{bytes, c_str, malloc_bytes};
 use super::types::{blosc2_io, blosc2_stdio_mmap};
 use crate::error::{Error, Result};
-use crate::io::mmap::{MmapFile, MmapMode};
+use crate::io::mmap::{CallerMapping, MmapFile, MmapMode};
 use crate::io::{IoBackend, IoFile, OpenMode};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
