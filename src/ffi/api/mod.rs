@@ -2,7 +2,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::ptr::{
-    bytes, bytes_mut, items, items_mut, malloc_copy, static_cstr, store, store_opt, string,
+    bytes, bytes_mut, items, items_mut, malloc_bytes, malloc_copy, static_cstr, store, store_opt,
+    string,
 };
 use super::types::*;
 use super::{code, guard, guarded};
@@ -12,7 +13,6 @@ use crate::error::Error;
 use crate::ffi::ctx::{cparams_defaults, dparams_defaults, Context};
 use crate::format::header::{ChunkHeader, Special, MIN_HEADER_LENGTH};
 use once_cell::sync::Lazy;
-use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 
 /// The source and destination of a compression call: `srcsize` bytes at
