@@ -114,6 +114,24 @@ pub fn getitem_bytes(
     decompress::getitem_bytes_parsed(dparams, &p, start, nbytes, 1, dest)
 }
 
+/// As [`getitem_bytes`], for a caller that must ask for whole items: a
+/// `start` or `nbytes` that is not a multiple of the chunk's typesize is
+/// `InvalidParam` (a header that cannot be read counts as typesize 1, and
+/// fails in [`getitem_bytes`]).
+pub fn getitem_whole_items(
+    dparams: &DParams,
+    src: &[u8],
+    start: i64,
+    nbytes: i64,
+    dest: &mut [u8],
+) -> Result<usize> {
+    let typesize = ChunkHeader::parse_min(src).map_or(1, |h| h.typesize.max(1) as i64);
+    if start % typesize != 0 || nbytes % typesize != 0 {
+        return Err(Error::InvalidParam);
+    }
+    getitem_bytes(dparams, src, start, nbytes, dest)
+}
+
 /// `(nbytes, cbytes, blocksize)` from the first 16 bytes of a chunk.
 pub fn sizes(src: &[u8]) -> Result<(usize, usize, usize)> {
     let h = ChunkHeader::parse_min(src)?;

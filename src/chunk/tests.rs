@@ -363,3 +363,25 @@ fn header_sizes_and_validation_read_only_the_first_bytes() {
         Err(Error::MemoryAlloc)
     );
 }
+
+#[test]
+fn whole_item_reads_refuse_partial_items() {
+    let data = sample(400);
+    let params = CParams {
+        typesize: 4,
+        ..CParams::default()
+    };
+    let c = compress(&params, &data).unwrap();
+    let dp = DParams::default();
+    let mut out = [0u8; 8];
+    assert_eq!(getitem_whole_items(&dp, &c, 8, 8, &mut out), Ok(8));
+    assert_eq!(&out, &data[8..16]);
+    assert_eq!(
+        getitem_whole_items(&dp, &c, 2, 8, &mut out),
+        Err(Error::InvalidParam)
+    );
+    assert_eq!(
+        getitem_whole_items(&dp, &c, 8, 6, &mut out),
+        Err(Error::InvalidParam)
+    );
+}

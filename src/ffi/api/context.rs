@@ -192,11 +192,7 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
     // SAFETY: forwarded contract.
     unsafe {
         getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
-            let ts = ChunkHeader::parse_min(s).map_or(1, |h| h.typesize.max(1) as i32);
-            if start % ts != 0 || nbytes % ts != 0 {
-                return Err(Error::InvalidParam);
-            }
-            chunk::getitem_bytes(&ctx.dparams, s, start as i64, nbytes as i64, d)
+            chunk::getitem_whole_items(&ctx.dparams, s, start as i64, nbytes as i64, d)
         })
     }
 }
