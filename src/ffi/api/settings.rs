@@ -151,12 +151,10 @@ pub unsafe extern "C" fn blosc2_compcode_to_compname(
         } else {
             None
         };
-        if !compname.is_null() {
-            // SAFETY: compname is valid for one pointer when non-null.
-            unsafe {
-                *compname = name.as_deref().map(static_cstr).unwrap_or(std::ptr::null());
-            }
-        }
+        store_opt(
+            compname,
+            name.as_deref().map_or(std::ptr::null(), static_cstr),
+        );
         if name.is_some() {
             compcode
         } else {
