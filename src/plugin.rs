@@ -21,6 +21,11 @@ pub trait SchunkContext: std::any::Any + Send + Sync {
     fn typesize(&self) -> Option<i32>;
     /// The content of the fixed-length metalayer `name`, `None` without one.
     fn metalayer(&self, name: &str) -> Option<Vec<u8>>;
+    /// The chunk index the client says it is working on (the C field
+    /// `current_nchunk`), handed to pre- and postfilters; -1 when unknown.
+    fn current_nchunk(&self) -> i64 {
+        -1
+    }
 }
 
 /// The super-chunk context a chunk is compressed or decompressed for.

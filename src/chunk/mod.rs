@@ -114,10 +114,61 @@ pub fn getitem_bytes(
     decompress::getitem_bytes_parsed(dparams, &p, start, nbytes, 1, dest)
 }
 
+/// As [`getitem_bytes`], for a caller that must ask for whole items: a
+/// `start` or `nbytes` that is not a multiple of the chunk's typesize is
+/// `InvalidParam` (a header that cannot be read counts as typesize 1, and
+/// fails in [`getitem_bytes`]).
+pub fn getitem_whole_items(
+    dparams: &DParams,
+    src: &[u8],
+    start: i64,
+    nbytes: i64,
+    dest: &mut [u8],
+) -> Result<usize> {
+    let typesize = ChunkHeader::parse_min(src).map_or(1, |h| h.typesize.max(1) as i64);
+    if start % typesize != 0 || nbytes % typesize != 0 {
+        return Err(Error::InvalidParam);
+    }
+    getitem_bytes(dparams, src, start, nbytes, dest)
+}
+
 /// `(nbytes, cbytes, blocksize)` from the first 16 bytes of a chunk.
 pub fn sizes(src: &[u8]) -> Result<(usize, usize, usize)> {
     let h = ChunkHeader::parse_min(src)?;
     Ok((h.nbytes as usize, h.cbytes as usize, h.blocksize as usize))
+}
+
+/// `(nbytes, cbytes, blocksize)` as `blosc2_cbuffer_sizes` reports them
+/// from the first 16 bytes of a chunk: a block size larger than a non-zero
+/// `nbytes` is reported as `nbytes` (the one block holds all the data).
+pub fn reported_sizes(head: &[u8]) -> Result<(i32, i32, i32)> {
+    let h = ChunkHeader::parse_min(head)?;
+    let blocksize = if h.nbytes > 0 && h.blocksize > h.nbytes {
+        h.nbytes
+    } else {
+        h.blocksize
+    };
+    Ok((h.nbytes, h.cbytes, blocksize))
+}
+
+/// The uncompressed size of a chunk said to be `cbytes` bytes long whose
+/// header starts with `head` (at least 16 bytes unless `cbytes` is
+/// shorter), checked as `blosc1_cbuffer_validate` does: fewer than 16
+/// bytes is `WriteBuffer`, a header whose cbytes differs is
+/// `InvalidHeader`, an nbytes past `BLOSC2_MAX_BUFFERSIZE` is
+/// `MemoryAlloc`.
+pub fn validated_nbytes(head: &[u8], cbytes: usize) -> Result<usize> {
+    if cbytes < MIN_HEADER_LENGTH {
+        return Err(Error::WriteBuffer);
+    }
+    let h = ChunkHeader::parse_min(head)?;
+    if h.cbytes as usize != cbytes {
+        return Err(Error::InvalidHeader);
+    }
+    if h.nbytes > crate::format::header::MAX_BUFFERSIZE {
+        return Err(Error::MemoryAlloc);
+    }
+    Ok(h.nbytes as usize)
 }
 
 /// Parse a chunk header (16 or 32 bytes).

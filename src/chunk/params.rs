@@ -179,6 +179,20 @@ impl std::fmt::Debug for CParams {
 }
 
 impl CParams {
+    /// These parameters as a compression for a super-chunk's client runs
+    /// them: with a prefilter and a super-chunk, the prefilter is told the
+    /// chunk index the super-chunk reports as current (as the reference
+    /// does); otherwise they are used as they are.
+    pub fn with_current_nchunk(&self) -> std::borrow::Cow<'_, CParams> {
+        match (&self.prefilter, &self.schunk) {
+            (Some(_), Some(schunk)) => std::borrow::Cow::Owned(CParams {
+                nchunk: schunk.0.current_nchunk(),
+                ..self.clone()
+            }),
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
+
     /// The plugin-facing view.
     pub fn call_info(&self, meta: u8) -> CallInfo {
         CallInfo {
@@ -232,11 +246,83 @@ impl Default for DParams {
     }
 }
 
+impl DParams {
+    /// As [`CParams::with_current_nchunk`], for a postfilter.
+    pub fn with_current_nchunk(&self) -> std::borrow::Cow<'_, DParams> {
+        match (&self.postfilter, &self.schunk) {
+            (Some(_), Some(schunk)) => std::borrow::Cow::Owned(DParams {
+                nchunk: schunk.0.current_nchunk(),
+                ..self.clone()
+            }),
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
+}
+
 impl std::fmt::Debug for DParams {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DParams")
             .field("nthreads", &self.nthreads)
             .field("typesize", &self.typesize)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugin::SchunkContext;
+
+    struct AtChunk(i64);
+    impl SchunkContext for AtChunk {
+        fn typesize(&self) -> Option<i32> {
+            None
+        }
+        fn metalayer(&self, _name: &str) -> Option<Vec<u8>> {
+            None
+        }
+        fn current_nchunk(&self) -> i64 {
+            self.0
+        }
+    }
+
+    struct Noop;
+    impl Prefilter for Noop {
+        fn apply(&self, _args: PrefilterArgs<'_>) -> i32 {
+            0
+        }
+    }
+    impl Postfilter for Noop {
+        fn apply(&self, _args: PostfilterArgs<'_>) -> i32 {
+            0
+        }
+    }
+
+    #[test]
+    fn filters_see_the_super_chunks_current_chunk_only_with_both() {
+        let schunk = Some(SchunkRef(Arc::new(AtChunk(7))));
+        let plain = CParams {
+            schunk: schunk.clone(),
+            ..CParams::default()
+        };
+        assert_eq!(plain.with_current_nchunk().nchunk, -1);
+        let orphan = CParams {
+            prefilter: Some(Arc::new(Noop)),
+            ..CParams::default()
+        };
+        assert_eq!(orphan.with_current_nchunk().nchunk, -1);
+        let both = CParams {
+            prefilter: Some(Arc::new(Noop)),
+            schunk: schunk.clone(),
+            ..CParams::default()
+        };
+        assert_eq!(both.with_current_nchunk().nchunk, 7);
+        let d = DParams {
+            postfilter: Some(Arc::new(Noop)),
+            schunk,
+            ..DParams::default()
+        };
+        assert_eq!(d.with_current_nchunk().nchunk, 7);
+        assert_eq!(DParams::default().with_current_nchunk().nchunk, -1);
     }
 }

@@ -336,3 +336,52 @@ fn instrumented_chunk_skips_the_filters() {
         .collect();
     assert_eq!(d, shuffled);
 }
+
+#[test]
+fn header_sizes_and_validation_read_only_the_first_bytes() {
+    let data = sample(1000);
+    let params = CParams {
+        typesize: 4,
+        blocksize: 4096,
+        ..CParams::default()
+    };
+    let c = compress(&params, &data).unwrap();
+    let (nbytes, cbytes, blocksize) = reported_sizes(&c[..MIN_HEADER_LENGTH]).unwrap();
+    assert_eq!((nbytes, cbytes as usize), (1000, c.len()));
+    // One block larger than the data is reported as the data's size.
+    assert_eq!(blocksize, 1000);
+    assert_eq!(validated_nbytes(&c[..MIN_HEADER_LENGTH], c.len()), Ok(1000));
+    assert_eq!(
+        validated_nbytes(&c[..MIN_HEADER_LENGTH], c.len() + 1),
+        Err(Error::InvalidHeader)
+    );
+    assert_eq!(validated_nbytes(&c[..8], 8), Err(Error::WriteBuffer));
+    let mut huge = c.clone();
+    huge[4..8].copy_from_slice(&i32::MAX.to_le_bytes());
+    assert_eq!(
+        validated_nbytes(&huge[..MIN_HEADER_LENGTH], c.len()),
+        Err(Error::MemoryAlloc)
+    );
+}
+
+#[test]
+fn whole_item_reads_refuse_partial_items() {
+    let data = sample(400);
+    let params = CParams {
+        typesize: 4,
+        ..CParams::default()
+    };
+    let c = compress(&params, &data).unwrap();
+    let dp = DParams::default();
+    let mut out = [0u8; 8];
+    assert_eq!(getitem_whole_items(&dp, &c, 8, 8, &mut out), Ok(8));
+    assert_eq!(&out, &data[8..16]);
+    assert_eq!(
+        getitem_whole_items(&dp, &c, 2, 8, &mut out),
+        Err(Error::InvalidParam)
+    );
+    assert_eq!(
+        getitem_whole_items(&dp, &c, 8, 6, &mut out),
+        Err(Error::InvalidParam)
+    );
+}

@@ -35,6 +35,16 @@ pub fn register(f: RegisteredFilter) -> Result<()> {
     Ok(())
 }
 
+/// Whether a context may be made with the filter pipeline `filters`: ids
+/// 5..=31 are reserved for Blosc's own filters and 37..=159 for global
+/// plugins, none of which this library holds under those ids (the
+/// reference refuses both when it makes a context).
+pub fn pipeline_usable(filters: &[u8]) -> bool {
+    filters
+        .iter()
+        .all(|f| !(5..=DEFINED_FILTERS_STOP).contains(f) && !(37..USER_FILTERS_START).contains(f))
+}
+
 /// Look up a registered filter.
 pub fn find(id: u8) -> Option<RegisteredFilter> {
     REGISTRY.read().ok()?.iter().find(|f| f.id == id).cloned()
@@ -43,6 +53,15 @@ pub fn find(id: u8) -> Option<RegisteredFilter> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pipelines_may_not_name_reserved_ids() {
+        assert!(pipeline_usable(&[0, 1, 2, 3, 4, 32]));
+        assert!(pipeline_usable(&[35, 36, 160, 255, 0, 0]));
+        for bad in [5, 31, 37, 100, 159] {
+            assert!(!pipeline_usable(&[0, 0, 0, 0, 0, bad]), "{bad}");
+        }
+    }
     use crate::plugin::CallInfo;
     use std::sync::Arc;
 

@@ -193,8 +193,12 @@ pub fn decompress_all(dparams: &DParams, src: &[u8], dest: &mut [u8]) -> Result<
     Ok(at)
 }
 
-/// Decompress each block into its own vector.
-pub fn decompress_blocks(dparams: &DParams, src: &[u8]) -> Result<Vec<Vec<u8>>> {
+/// Decompress each block into its own vector. A chunk of more than
+/// `max_blocks` blocks is `InvalidParam` (the caller has room for no more).
+pub fn decompress_blocks(dparams: &DParams, src: &[u8], max_blocks: usize) -> Result<Vec<Vec<u8>>> {
+    if nblocks(src)? > max_blocks {
+        return Err(Error::InvalidParam);
+    }
     let vl = VlChunk::parse(src)?;
     (0..vl.nblocks())
         .map(|j| {
@@ -204,6 +208,19 @@ pub fn decompress_blocks(dparams: &DParams, src: &[u8]) -> Result<Vec<Vec<u8>>> 
             Ok(v)
         })
         .collect()
+}
+
+/// Decompress block `j` alone into a vector of the size the chunk gives it;
+/// an index past the last block is `InvalidParam`.
+pub fn decompress_block(dparams: &DParams, src: &[u8], j: usize) -> Result<Vec<u8>> {
+    let vl = VlChunk::parse(src)?;
+    if j >= vl.nblocks() {
+        return Err(Error::InvalidParam);
+    }
+    // The block's size as the chunk claims it, asked for fallibly.
+    let mut block = crate::alloc::zeroed(vl.blocks[j].1)?;
+    vl.decode_block(dparams, j, &mut block)?;
+    Ok(block)
 }
 
 /// Number of blocks in a VL-block chunk.
@@ -275,13 +292,24 @@ fn compress_block(
     Ok(Some(4 + cbytes))
 }
 
-/// Compress `blocks` (each non-empty) into one VL-block chunk. Returns the chunk
-/// size, or 0 when it does not fit in `dest`.
+/// Compress `blocks` into one VL-block chunk. Returns the chunk size, or 0
+/// when it does not fit in `dest`. The blocks are checked in order: an empty
+/// one is `InvalidParam`, and so is an empty list; once the sizes so far add
+/// up past `BLOSC2_MAX_BUFFERSIZE` it is `MaxBufsizeExceeded`.
 pub fn compress(params: &CParams, blocks: &[&[u8]], dest: &mut [u8]) -> Result<usize> {
-    if blocks.is_empty() || blocks.iter().any(|b| b.is_empty()) {
+    if blocks.is_empty() {
         return Err(Error::InvalidParam);
     }
-    let total: usize = blocks.iter().map(|b| b.len()).sum();
+    let mut total = 0usize;
+    for b in blocks {
+        if b.is_empty() {
+            return Err(Error::InvalidParam);
+        }
+        total += b.len();
+        if total > MAX_BUFFERSIZE as usize {
+            return Err(Error::MaxBufsizeExceeded);
+        }
+    }
     super::compress::validate(params, total, dest.len())?;
     let nblocks = blocks.len();
     let typesize = if params.typesize > 255 {
@@ -399,12 +427,36 @@ mod tests {
                 let n = compress(&params, &refs, &mut dest).unwrap();
                 assert!(n > 0);
                 assert_eq!(nblocks(&dest[..n]).unwrap(), blocks.len());
-                let back = decompress_blocks(&DParams::default(), &dest[..n]).unwrap();
+                let back = decompress_blocks(&DParams::default(), &dest[..n], 19).unwrap();
+                assert_eq!(
+                    decompress_blocks(&DParams::default(), &dest[..n], 18).err(),
+                    Some(Error::InvalidParam)
+                );
+                for j in [0, 18] {
+                    let one = decompress_block(&DParams::default(), &dest[..n], j).unwrap();
+                    assert!(one == blocks[j]);
+                }
+                assert_eq!(
+                    decompress_block(&DParams::default(), &dest[..n], 19).err(),
+                    Some(Error::InvalidParam)
+                );
                 assert!(back == blocks, "compcode {compcode} dict {use_dict}");
                 let mut all = vec![0u8; blocks.iter().map(|b| b.len()).sum()];
                 decompress_all(&DParams::default(), &dest[..n], &mut all).unwrap();
                 assert!(all == blocks.concat());
             }
         }
+    }
+
+    #[test]
+    fn compress_checks_the_blocks_in_order() {
+        let mut dest = vec![0u8; 1024];
+        let p = CParams::default();
+        let ok = [1u8; 8];
+        assert_eq!(compress(&p, &[], &mut dest), Err(Error::InvalidParam));
+        assert_eq!(
+            compress(&p, &[&ok, &[]], &mut dest),
+            Err(Error::InvalidParam)
+        );
     }
 }

@@ -293,11 +293,8 @@ pub fn cparams_from_c(c: &blosc2_cparams, apply_env: bool) -> Option<CParams> {
         // C finds the array's shapes through `schunk`.
         array: None,
     };
-    for &f in &p.filters {
-        // Reserved built-in ids and global ids nobody has registered yet.
-        if (5..=31).contains(&f) || (37..=159).contains(&f) {
-            return None;
-        }
+    if !crate::chunk::user_filter::pipeline_usable(&p.filters) {
+        return None;
     }
     if apply_env {
         EnvOverrides::from_env().apply(&mut p).ok()?;

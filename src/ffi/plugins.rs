@@ -220,6 +220,12 @@ impl SchunkContext for CSchunk {
     fn metalayer(&self, name: &str) -> Option<Vec<u8>> {
         schunk_meta(self.0, name)
     }
+    fn current_nchunk(&self) -> i64 {
+        let p = self.0 as *const super::schunk::blosc2_schunk;
+        // SAFETY: as in `schunk_typesize` (clients such as python-blosc2 set
+        // the field before compressing through the super-chunk's context).
+        unsafe { p.as_ref() }.map_or(-1, |s| s.current_nchunk)
+    }
 }
 
 /// Typesize of the `blosc2_schunk` at `schunk` (for plugins that read it).

@@ -18,6 +18,7 @@ use super::{IoBackend, IoFile, OpenMode};
 use crate::error::{Error, Result};
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use std::fs::{File, OpenOptions};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Mapping mode.
@@ -43,6 +44,18 @@ impl MmapMode {
             "c" => MmapMode::CopyOnWrite,
             _ => return None,
         })
+    }
+
+    /// The `mmap(2)` protection and flags a mapping in this mode is made
+    /// with, as the reference reports them (`access_flags`, `map_flags`).
+    pub fn protection_and_flags(self) -> (i32, i32) {
+        match self {
+            MmapMode::Read => (libc::PROT_READ, libc::MAP_SHARED),
+            MmapMode::ReadWrite | MmapMode::Create => {
+                (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED)
+            }
+            MmapMode::CopyOnWrite => (libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE),
+        }
     }
 
     /// The mode's letters, as [`MmapMode::parse`] takes them.
@@ -183,6 +196,18 @@ impl MmapFile {
         }
     }
 
+    /// Where the mapped bytes `range` start, when they all lie below the
+    /// logical size; the address stays valid until the mapping grows or the
+    /// file is closed.
+    pub fn ptr_at(&self, range: Range<usize>) -> Option<*const u8> {
+        self.bytes().get(range).map(<[u8]>::as_ptr)
+    }
+
+    /// Flush and unmap, with the error that dropping cannot report.
+    pub fn close(self) -> Result<()> {
+        self.flush()
+    }
+
     /// Start address of the mapping (for the C struct), or NULL.
     pub fn addr(&self) -> *const u8 {
         match &self.map {
@@ -225,6 +250,115 @@ impl MmapFile {
                 .map_err(|_| Error::FileWrite)?;
         }
         Ok(())
+    }
+}
+
+/// A mapping made by someone else (a C caller that filled in its own
+/// `blosc2_stdio_mmap`), worked on in place as the reference does: the bytes
+/// at `addr` are the file's first `file_size` bytes, `mapping_size` of them
+/// are mapped, and `fd` is the file (left alone when `is_memory_only`).
+#[derive(Debug)]
+pub struct CallerMapping {
+    /// Start of the mapping, or NULL.
+    pub addr: *mut u8,
+    /// Logical size of the file.
+    pub file_size: usize,
+    /// Bytes mapped at `addr`.
+    pub mapping_size: usize,
+    /// The mapped file's descriptor.
+    pub fd: i32,
+    /// Whether writes stay in memory (the file is never resized).
+    pub is_memory_only: bool,
+}
+
+impl CallerMapping {
+    /// Write `data` at `pos`: a write past `file_size` extends it (and the
+    /// file, unless the mapping is memory-only); a write past `mapping_size`
+    /// grows the mapping to twice the new file size first. The bytes are
+    /// copied only once they lie inside the mapping. `FileWrite` when the
+    /// file or the mapping cannot grow (what was changed until then stays).
+    ///
+    /// # Safety
+    /// `addr` must be NULL or the start of a live mapping of `mapping_size`
+    /// writable bytes that nothing else uses meanwhile.
+    pub unsafe fn write_at(&mut self, pos: usize, data: &[u8]) -> Result<()> {
+        let end = pos.checked_add(data.len()).ok_or(Error::FileWrite)?;
+        if end > self.file_size {
+            self.file_size = end;
+            if !self.is_memory_only {
+                self.resize_file(end).map_err(|_| Error::FileWrite)?;
+            }
+        }
+        if self.mapping_size < self.file_size {
+            self.grow()?;
+        }
+        if self.addr.is_null() {
+            return Err(Error::FileWrite);
+        }
+        // SAFETY: pos + data.len() <= file_size <= mapping_size, the length
+        // of the caller's mapping at addr.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.addr.add(pos), data.len()) };
+        Ok(())
+    }
+
+    /// Set the logical size to `size`, and the file's unless the mapping is
+    /// memory-only (the mapping itself is left as it is).
+    pub fn truncate(&mut self, size: usize) -> Result<()> {
+        if size == self.file_size {
+            return Ok(());
+        }
+        self.file_size = size;
+        if self.is_memory_only {
+            return Ok(());
+        }
+        self.resize_file(size)
+    }
+
+    /// Where the bytes `range` start, when they lie below the logical size.
+    pub fn ptr_at(&self, range: Range<usize>) -> Option<*mut u8> {
+        (range.end <= self.file_size && range.start <= range.end && !self.addr.is_null())
+            .then(|| self.addr.wrapping_add(range.start))
+    }
+
+    fn resize_file(&self, size: usize) -> Result<()> {
+        let len = libc::off_t::try_from(size).map_err(|_| Error::FileTruncate)?;
+        // SAFETY: ftruncate on the caller's descriptor; a bad one fails.
+        if unsafe { libc::ftruncate(self.fd, len) } < 0 {
+            return Err(Error::FileTruncate);
+        }
+        Ok(())
+    }
+
+    /// Make the mapping twice `file_size` long (or `file_size` when doubling
+    /// overflows), moving it if need be: Linux only (`mremap`), which keeps
+    /// the bytes already there, as the reference does.
+    #[cfg(target_os = "linux")]
+    fn grow(&mut self) -> Result<()> {
+        if self.addr.is_null() {
+            return Err(Error::FileWrite);
+        }
+        let new_len = self.file_size.checked_mul(2).unwrap_or(self.file_size);
+        // SAFETY: addr and mapping_size describe the caller's mapping (as the
+        // reference assumes); mremap checks them and fails on anything else.
+        let p = unsafe {
+            libc::mremap(
+                self.addr as *mut libc::c_void,
+                self.mapping_size,
+                new_len,
+                libc::MREMAP_MAYMOVE,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(Error::FileWrite);
+        }
+        self.addr = p as *mut u8;
+        self.mapping_size = new_len;
+        Ok(())
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn grow(&mut self) -> Result<()> {
+        Err(Error::FileWrite)
     }
 }
 
@@ -391,6 +525,46 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"Jello\0\0\0\0\0");
         let mut ro = MmapFile::open(&p, MmapMode::Read, 0).unwrap();
         assert!(ro.write_at(0, b"x").is_err());
+        assert_eq!(ro.ptr_at(1..10), Some(ro.bytes()[1..].as_ptr()));
+        assert_eq!(ro.ptr_at(1..11), None);
+        assert_eq!(ro.close(), Ok(()));
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn a_callers_mapping_grows_with_its_file() {
+        let p = tmp("caller.bin");
+        let file = std::fs::File::create(&p).unwrap();
+        use std::os::unix::io::AsRawFd;
+        let mut anon = MmapMut::map_anon(8).unwrap();
+        let mut m = CallerMapping {
+            addr: anon.as_mut_ptr(),
+            file_size: 0,
+            mapping_size: 8,
+            fd: file.as_raw_fd(),
+            is_memory_only: false,
+        };
+        // SAFETY: addr and mapping_size describe `anon`, used only through m.
+        unsafe { m.write_at(0, b"abcd").unwrap() };
+        assert_eq!((m.file_size, m.mapping_size), (4, 8));
+        assert_eq!(std::fs::metadata(&p).unwrap().len(), 4);
+        assert!(m.ptr_at(0..4).is_some() && m.ptr_at(2..5).is_none());
+        // SAFETY: as above; growing moves the mapping, whose new address m keeps.
+        unsafe { m.write_at(6, b"efgh").unwrap() };
+        assert_eq!((m.file_size, m.mapping_size), (10, 20));
+        // SAFETY: ptr_at checked the 10 bytes lie in the mapping.
+        let got = unsafe { std::slice::from_raw_parts(m.ptr_at(0..10).unwrap(), 10) };
+        assert_eq!(&got[..4], b"abcd");
+        assert_eq!(&got[6..], b"efgh");
+        m.truncate(3).unwrap();
+        assert_eq!((m.file_size, std::fs::metadata(&p).unwrap().len()), (3, 3));
+        m.is_memory_only = true;
+        m.truncate(50).unwrap();
+        assert_eq!(std::fs::metadata(&p).unwrap().len(), 3);
+        // SAFETY: the mapping moved by mremap is unmapped once, here; `anon`
+        // no longer owns any mapping after the move and is forgotten.
+        unsafe { libc::munmap(m.addr as *mut libc::c_void, m.mapping_size) };
+        std::mem::forget(anon);
         let _ = std::fs::remove_file(&p);
     }
 }

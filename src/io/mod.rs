@@ -7,6 +7,7 @@
 //! backends registered from C come through the same traits (see `ffi::io`).
 
 pub mod mmap;
+pub mod registry;
 
 use crate::error::{Error, Result};
 use std::fmt::Debug;
@@ -155,6 +156,37 @@ impl IoBackend for FileSystem {
     }
 }
 
+/// Read into `buf` from `pos` as far as the file goes: the bytes read,
+/// fewer than asked at the end of the file or on an error (an interrupted
+/// read is tried again).
+pub fn read_at_most(file: &File, buf: &mut [u8], pos: u64) -> usize {
+    let mut done = 0;
+    while done < buf.len() {
+        match file.read_at(&mut buf[done..], pos + done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    done
+}
+
+/// Write `data` at `pos`: the bytes written, fewer than given on an error
+/// (an interrupted write is tried again).
+pub fn write_at_most(file: &File, data: &[u8], pos: u64) -> usize {
+    let mut done = 0;
+    while done < data.len() {
+        match file.write_at(&data[done..], pos + done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    done
+}
+
 /// Read a whole file through a backend.
 pub fn read_whole(io: &dyn IoBackend, path: &Path) -> Result<Vec<u8>> {
     let f = io.open(path, OpenMode::Read)?;
@@ -196,6 +228,13 @@ mod tests {
         drop(f);
         assert!(io.open(&dir, OpenMode::Read).is_err());
         assert_eq!(read_whole(&*io, &p).unwrap(), vec![0, 0]);
+        let f = OpenOptions::new().read(true).write(true).open(&p).unwrap();
+        assert_eq!(write_at_most(&f, b"xyz", 4), 3);
+        let mut b = [9u8; 10];
+        // The file ends after 7 bytes: the rest of the buffer is left alone.
+        assert_eq!(read_at_most(&f, &mut b, 0), 7);
+        assert_eq!(&b, b"\0\0\0\0xyz\x09\x09\x09");
+        assert_eq!(read_at_most(&f, &mut b, 100), 0);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -83,32 +83,10 @@ pub unsafe extern "C" fn blosc2_compress_ctx(
     let call = |ctx: &mut Context| {
         // SAFETY: the caller guarantees srcsize bytes at src, destsize at dest.
         let (s, d) = unsafe { compress_buffers(src, srcsize, dest, destsize) }?;
-        if ctx.cparams.prefilter.is_some() && ctx.cparams.schunk.is_some() {
-            // The prefilter sees the chunk index the client set on the super-chunk.
-            let mut cp = ctx.cparams.clone();
-            // SAFETY: the context's schunk pointer is live (see current_nchunk).
-            cp.nchunk = unsafe { current_nchunk(crate::ffi::plugins::schunk_addr(&cp.schunk)) };
-            return chunk::compress_into(&cp, s, d);
-        }
-        chunk::compress_into(&ctx.cparams, s, d)
+        chunk::compress_into(&ctx.cparams.with_current_nchunk(), s, d)
     };
     // SAFETY: context is NULL or live (caller's contract).
     unsafe { with_context(context, Direction::Compress, call) }
-}
-
-/// The `current_nchunk` field of the super-chunk a context was made for: the
-/// chunk index the reference hands to pre- and postfilters (clients such as
-/// python-blosc2 set it before compressing through the super-chunk's context).
-///
-/// # Safety
-/// `schunk` must be 0 or the address of a live `blosc2_schunk` (the one in the
-/// parameters the context was made from; the reference dereferences it too).
-pub(super) unsafe fn current_nchunk(schunk: usize) -> i64 {
-    if schunk == 0 {
-        return -1;
-    }
-    // SAFETY: guaranteed by the caller.
-    unsafe { (*(schunk as *const crate::ffi::schunk::blosc2_schunk)).current_nchunk }
 }
 
 #[no_mangle]
@@ -123,28 +101,12 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
         let maskout = ctx.maskout.take();
         // SAFETY: the caller guarantees the chunk at src (see context_chunk).
         let s = unsafe { context_chunk(ctx, src, srcsize) }?;
-        let s = &*s;
-        if dest.is_null() && destsize > 0 {
-            return Err(Error::NullPointer);
-        }
-        if destsize < 0 {
-            return Err(Error::WriteBuffer);
-        }
         // SAFETY: the caller guarantees destsize bytes at dest.
-        let d = unsafe { bytes_mut(dest, destsize as usize) };
-        let with_nchunk;
-        let dp = if ctx.dparams.postfilter.is_some() && ctx.dparams.schunk.is_some() {
-            let mut dp = ctx.dparams.clone();
-            // SAFETY: the context's schunk pointer is live (see current_nchunk).
-            dp.nchunk = unsafe { current_nchunk(crate::ffi::plugins::schunk_addr(&dp.schunk)) };
-            with_nchunk = dp;
-            &with_nchunk
-        } else {
-            &ctx.dparams
-        };
+        let d = unsafe { decompress_dest(dest, destsize) }?;
+        let dp = ctx.dparams.with_current_nchunk();
         match maskout {
-            Some(m) => chunk::decompress_masked(dp, s, d, &m),
-            None => chunk::decompress_into(dp, s, d),
+            Some(m) => chunk::decompress_masked(&dp, &s, d, &m),
+            None => chunk::decompress_into(&dp, &s, d),
         }
     };
     // SAFETY: context is NULL or live (caller's contract).
@@ -230,11 +192,7 @@ pub unsafe extern "C" fn blosc2_getitem_bytes_ctx(
     // SAFETY: forwarded contract.
     unsafe {
         getitem_ctx_with(context, src, srcsize, dest, destsize, |ctx, s, d| {
-            let ts = ChunkHeader::parse_min(s).map_or(1, |h| h.typesize.max(1) as i32);
-            if start % ts != 0 || nbytes % ts != 0 {
-                return Err(Error::InvalidParam);
-            }
-            chunk::getitem_bytes(&ctx.dparams, s, start as i64, nbytes as i64, d)
+            chunk::getitem_whole_items(&ctx.dparams, s, start as i64, nbytes as i64, d)
         })
     }
 }

@@ -85,16 +85,10 @@ pub unsafe extern "C" fn blosc2_decompress(
 ) -> c_int {
     guarded(|| {
         global::apply_decompress_env(&EnvOverrides::from_env())?;
-        if dest.is_null() && destsize > 0 {
-            return Err(Error::NullPointer);
-        }
-        if destsize < 0 {
-            return Err(Error::WriteBuffer);
-        }
+        // SAFETY: the caller guarantees destsize writable bytes at dest.
+        let d = unsafe { decompress_dest(dest, destsize) }?;
         // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
         let s = unsafe { chunk_slice(src, srcsize) }?;
-        // SAFETY: the caller guarantees destsize writable bytes at dest.
-        let d = unsafe { bytes_mut(dest, destsize as usize) };
         global::decompress(s, d)
     })
 }

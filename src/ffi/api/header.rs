@@ -10,28 +10,17 @@ pub unsafe extern "C" fn blosc2_cbuffer_sizes(
     blocksize: *mut i32,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let h = if cbuffer.is_null() {
+        let sizes = if cbuffer.is_null() {
             Err(Error::NullPointer)
         } else {
             // SAFETY: the API requires at least a 16-byte header at cbuffer.
-            ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) })
+            chunk::reported_sizes(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) })
         };
-        let (n, c, b, rc) = match h {
-            Ok(h) => {
-                // Like the reference, which reads only the first 16 bytes here.
-                let bs = if h.nbytes > 0 && h.blocksize > h.nbytes {
-                    h.nbytes
-                } else {
-                    h.blocksize
-                };
-                (h.nbytes, h.cbytes, bs, 0)
-            }
-            Err(e) => (0, 0, 0, e.code()),
-        };
+        let (n, c, b) = sizes.unwrap_or_default();
         store_opt(nbytes, n);
         store_opt(cbytes, c);
         store_opt(blocksize, b);
-        rc
+        sizes.map_or_else(Error::code, |_| 0)
     })
 }
 
@@ -57,39 +46,16 @@ pub unsafe extern "C" fn blosc1_cbuffer_validate(
     nbytes: *mut usize,
 ) -> c_int {
     guard(Error::Failure.code(), || {
-        let set = |v: usize| {
-            if !nbytes.is_null() {
-                // SAFETY: nbytes is valid for one size_t when non-null.
-                unsafe { *nbytes = v };
-            }
+        let checked = if cbuffer.is_null() && cbytes >= MIN_HEADER_LENGTH {
+            Err(Error::NullPointer)
+        } else {
+            // SAFETY: cbytes bytes are readable at a non-NULL cbuffer; at most
+            // the 16 of the header are looked at.
+            let head = unsafe { bytes(cbuffer, cbytes.min(MIN_HEADER_LENGTH)) };
+            chunk::validated_nbytes(head, cbytes)
         };
-        if cbytes < MIN_HEADER_LENGTH {
-            set(0);
-            return Error::WriteBuffer.code();
-        }
-        if cbuffer.is_null() {
-            set(0);
-            return Error::NullPointer.code();
-        }
-        // SAFETY: cbytes >= 16 bytes are readable at cbuffer.
-        match ChunkHeader::parse_min(unsafe { bytes(cbuffer, MIN_HEADER_LENGTH) }) {
-            Err(e) => {
-                set(0);
-                e.code()
-            }
-            Ok(h) => {
-                if h.cbytes as usize != cbytes {
-                    set(0);
-                    return Error::InvalidHeader.code();
-                }
-                if h.nbytes > crate::format::header::MAX_BUFFERSIZE {
-                    set(0);
-                    return Error::MemoryAlloc.code();
-                }
-                set(h.nbytes as usize);
-                0
-            }
-        }
+        store_opt(nbytes, checked.unwrap_or(0));
+        checked.map_or_else(Error::code, |_| 0)
     })
 }
 

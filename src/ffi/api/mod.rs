@@ -2,7 +2,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::ptr::{
-    bytes, bytes_mut, items, items_mut, malloc_copy, static_cstr, store, store_opt, string,
+    bytes, bytes_mut, items, items_mut, malloc_bytes, malloc_copy, static_cstr, store, store_opt,
+    string,
 };
 use super::types::*;
 use super::{code, guard, guarded};
@@ -12,7 +13,6 @@ use crate::error::Error;
 use crate::ffi::ctx::{cparams_defaults, dparams_defaults, Context};
 use crate::format::header::{ChunkHeader, Special, MIN_HEADER_LENGTH};
 use once_cell::sync::Lazy;
-use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 
 /// The source and destination of a compression call: `srcsize` bytes at
@@ -55,6 +55,26 @@ pub(super) unsafe fn getitem_dest<'a>(
     }
     // SAFETY: guaranteed by the caller.
     Ok(unsafe { bytes_mut(dest, destsize.max(0) as usize) })
+}
+
+/// The output buffer of a decompression call: `destsize` writable bytes at
+/// `dest`, which may be NULL only when `destsize` is 0 or less
+/// (`NullPointer`); a negative size is `WriteBuffer`.
+///
+/// # Safety
+/// A non-NULL `dest` must be valid for writes of `destsize` bytes.
+pub(super) unsafe fn decompress_dest<'a>(
+    dest: *mut c_void,
+    destsize: i32,
+) -> Result<&'a mut [u8], Error> {
+    if dest.is_null() && destsize > 0 {
+        return Err(Error::NullPointer);
+    }
+    if destsize < 0 {
+        return Err(Error::WriteBuffer);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(unsafe { bytes_mut(dest, destsize as usize) })
 }
 
 /// The bytes of a chunk at `src`: at most `srcsize`, and no more than the

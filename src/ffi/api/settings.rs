@@ -94,43 +94,49 @@ pub(super) struct CallbackExecutor {
     data: usize,
 }
 
+impl CallbackExecutor {
+    /// Run `f` on each index below `njobs` through the caller's callback,
+    /// one `CallbackJob` per index.
+    fn run(&self, njobs: usize, f: &(dyn Fn(usize) + Sync)) {
+        // SAFETY: erase the borrow's lifetime only for the duration of the
+        // callback, which must return after every job has run.
+        let f: &'static (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(f) };
+        let mut jobs: Vec<CallbackJob> = (0..njobs)
+            .map(|index| CallbackJob {
+                run: f as *const _,
+                index,
+            })
+            .collect();
+        // SAFETY: the caller's callback runs `dojob` on each of the `njobs`
+        // entries (each `elsize` bytes) and returns when all are done.
+        unsafe {
+            (self.callback)(
+                self.data as *mut c_void,
+                Some(callback_trampoline),
+                njobs as c_int,
+                std::mem::size_of::<CallbackJob>(),
+                jobs.as_mut_ptr() as *mut c_void,
+            )
+        };
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_set_threads_callback(
     callback: blosc_threads_callback,
     callback_data: *mut c_void,
 ) {
-    guard((), || match callback {
-        None => crate::pool::set_executor(None),
-        Some(cb) => {
+    guard((), || {
+        let executor = callback.map(|cb| {
             let ex = CallbackExecutor {
                 callback: cb,
                 data: callback_data as usize,
             };
-            crate::pool::set_executor(Some(std::sync::Arc::new(
-                move |njobs: usize, f: &(dyn Fn(usize) + Sync)| {
-                    // SAFETY: erase the borrow's lifetime only for the duration of the
-                    // callback, which must return after every job has run.
-                    let f: &'static (dyn Fn(usize) + Sync) = unsafe { std::mem::transmute(f) };
-                    let mut jobs: Vec<CallbackJob> = (0..njobs)
-                        .map(|index| CallbackJob {
-                            run: f as *const _,
-                            index,
-                        })
-                        .collect();
-                    // SAFETY: the caller's callback runs `dojob` on each of the `njobs`
-                    // entries (each `elsize` bytes) and returns when all are done.
-                    unsafe {
-                        (ex.callback)(
-                            ex.data as *mut c_void,
-                            Some(callback_trampoline),
-                            njobs as c_int,
-                            std::mem::size_of::<CallbackJob>(),
-                            jobs.as_mut_ptr() as *mut c_void,
-                        )
-                    };
-                },
-            )));
-        }
+            let run: std::sync::Arc<crate::pool::Executor> =
+                std::sync::Arc::new(move |njobs, f| ex.run(njobs, f));
+            run
+        });
+        crate::pool::set_executor(executor)
     })
 }
 
@@ -145,12 +151,10 @@ pub unsafe extern "C" fn blosc2_compcode_to_compname(
         } else {
             None
         };
-        if !compname.is_null() {
-            // SAFETY: compname is valid for one pointer when non-null.
-            unsafe {
-                *compname = name.as_deref().map(static_cstr).unwrap_or(std::ptr::null());
-            }
-        }
+        store_opt(
+            compname,
+            name.as_deref().map_or(std::ptr::null(), static_cstr),
+        );
         if name.is_some() {
             compcode
         } else {
@@ -198,11 +202,9 @@ pub unsafe extern "C" fn blosc2_get_complib_info(
             Some(l) => (crate::codec::libname(l), crate::codec::lib_version(l)),
             None => (None, "unknown".to_string()),
         };
-        let dup = |s: &str| -> *mut c_char {
-            let c = CString::new(s).unwrap_or_default();
-            // SAFETY: strdup copies a NUL-terminated string into malloc'ed memory,
-            // which the caller frees with free() as with the reference.
-            unsafe { libc::strdup(c.as_ptr()) }
+        // malloc'ed copies the caller frees with free(), as with the reference.
+        let dup = |s: &str| {
+            malloc_bytes(s.as_bytes(), true).unwrap_or(std::ptr::null_mut()) as *mut c_char
         };
         // SAFETY: outputs are valid when non-null.
         unsafe {

@@ -4,22 +4,17 @@ use super::*;
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc_set_timestamp(timestamp: *mut blosc_timestamp_t) {
-    if timestamp.is_null() {
-        return;
-    }
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: clock_gettime writes one timespec into our local.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
-    // SAFETY: timestamp is valid for one struct.
-    unsafe {
-        *timestamp = blosc_timestamp_t {
-            tv_sec: ts.tv_sec,
-            tv_nsec: ts.tv_nsec,
-        }
+    let now = blosc_timestamp_t {
+        tv_sec: ts.tv_sec,
+        tv_nsec: ts.tv_nsec,
     };
+    store_opt(timestamp, now);
 }
 
 #[no_mangle]

@@ -18,19 +18,14 @@ pub unsafe extern "C" fn blosc2_vlcompress_ctx(
         let n = nblocks as usize;
         // SAFETY: srcs and srcsizes hold nblocks entries (API contract).
         let (ptrs, sizes) = unsafe { (items(srcs, n), items(srcsizes, n)) };
-        let mut blocks = Vec::with_capacity(n);
-        let mut total: i64 = 0;
-        for (&p, &s) in ptrs.iter().zip(sizes) {
-            if p.is_null() || s <= 0 {
-                return Err(Error::InvalidParam);
-            }
-            total += s as i64;
-            if total > crate::format::header::MAX_BUFFERSIZE as i64 {
-                return Err(Error::MaxBufsizeExceeded);
-            }
-            // SAFETY: each source holds its size in bytes.
-            blocks.push(unsafe { bytes(p, s as usize) });
-        }
+        // A NULL source or a size of 0 or less gives an empty block, which
+        // the engine refuses in its turn.
+        let blocks: Vec<&[u8]> = ptrs
+            .iter()
+            .zip(sizes)
+            // SAFETY: each non-NULL source holds its size in bytes.
+            .map(|(&p, &s)| unsafe { bytes(p, s.max(0) as usize) })
+            .collect();
         // SAFETY: dest holds destsize bytes.
         let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
         chunk::vlblocks::compress(&ctx.cparams, &blocks, d)
@@ -73,10 +68,7 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
         }
         // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
         let s = unsafe { chunk_slice(src, srcsize) }?;
-        if chunk::vlblocks::nblocks(s)? > maxblocks as usize {
-            return Err(Error::InvalidParam);
-        }
-        let blocks = chunk::vlblocks::decompress_blocks(&ctx.dparams, s)?;
+        let blocks = chunk::vlblocks::decompress_blocks(&ctx.dparams, s, maxblocks as usize)?;
         for (i, b) in blocks.iter().enumerate() {
             // SAFETY: dests and destsizes hold maxblocks >= nblocks entries.
             unsafe {
@@ -105,14 +97,9 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
         }
         // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
         let s = unsafe { chunk_slice(src, srcsize) }?;
-        let vl = chunk::vlblocks::VlChunk::parse(s)?;
-        if nblock < 0 || nblock as usize >= vl.nblocks() {
-            return Err(Error::InvalidParam);
-        }
-        let j = nblock as usize;
-        // The block's size as the chunk claims it, asked for fallibly.
-        let mut buf = crate::alloc::zeroed(vl.block_sizes()[j])?;
-        vl.decode_block(&ctx.dparams, j, &mut buf)?;
+        // A negative index is past the last block too.
+        let j = usize::try_from(nblock).unwrap_or(usize::MAX);
+        let buf = chunk::vlblocks::decompress_block(&ctx.dparams, s, j)?;
         // SAFETY: dest and destsize are valid for one value each.
         unsafe {
             *dest = malloc_copy(&buf);

@@ -22,81 +22,15 @@ pub(super) fn mirror(m: &mut blosc2_stdio_mmap, f: &MmapFile) {
     m.fd = f.fd();
 }
 
-/// The caller's own `blosc2_stdio_mmap` behind `stream` when it was never
-/// opened through `blosc2_stdio_mmap_open` (the caller filled in `addr`,
-/// `file_size`, `mapping_size`, `fd` itself): the reference works on such a
-/// struct's fields directly, and so do the functions below.
-///
-/// # Safety
-/// `stream` must be NULL or point to a live `blosc2_stdio_mmap`.
-pub(super) unsafe fn caller_mmap<'a>(stream: *mut c_void) -> Option<&'a mut blosc2_stdio_mmap> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { (stream as *mut blosc2_stdio_mmap).as_mut() }
-}
-
-/// Write `data` at `pos` of a caller-filled mapping, as the reference does:
-/// a write past `file_size` extends it (and the file, unless the mapping is
-/// memory-only); a write past `mapping_size` grows the caller's mapping to
-/// twice the new file size first.  The bytes are copied only once they lie
-/// inside the mapping.  `false` when the file or the mapping cannot grow.
-pub(super) fn caller_mmap_write(m: &mut blosc2_stdio_mmap, data: &[u8], pos: usize) -> bool {
-    let Some(end) = pos.checked_add(data.len()) else {
-        return false;
-    };
-    if end > m.file_size {
-        m.file_size = end;
-        if !m.is_memory_only {
-            let Ok(len) = libc::off_t::try_from(end) else {
-                return false;
-            };
-            // SAFETY: ftruncate on the caller's descriptor; a bad one fails.
-            if unsafe { libc::ftruncate(m.fd, len) } < 0 {
-                return false;
-            }
-        }
+/// The engine's view of a `blosc2_stdio_mmap` the caller filled in itself.
+fn caller_mapping(m: &blosc2_stdio_mmap) -> CallerMapping {
+    CallerMapping {
+        addr: m.addr as *mut u8,
+        file_size: m.file_size,
+        mapping_size: m.mapping_size,
+        fd: m.fd,
+        is_memory_only: m.is_memory_only,
     }
-    if m.mapping_size < m.file_size && !grow_caller_mapping(m) {
-        return false;
-    }
-    if m.addr.is_null() {
-        return false;
-    }
-    // SAFETY: pos + data.len() <= file_size <= mapping_size, the length of
-    // the caller's mapping at addr.
-    unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), m.addr.add(pos) as *mut u8, data.len()) };
-    true
-}
-
-/// Make the caller's mapping twice `file_size` long (or `file_size` when
-/// doubling overflows), moving it if need be: Linux only (`mremap`), as the
-/// reference keeps the bytes already there this way.
-#[cfg(target_os = "linux")]
-pub(super) fn grow_caller_mapping(m: &mut blosc2_stdio_mmap) -> bool {
-    if m.addr.is_null() {
-        return false;
-    }
-    let new_len = m.file_size.checked_mul(2).unwrap_or(m.file_size);
-    // SAFETY: addr and mapping_size describe the caller's mapping (as the
-    // reference assumes); mremap checks them and fails on anything else.
-    let p = unsafe {
-        libc::mremap(
-            m.addr as *mut c_void,
-            m.mapping_size,
-            new_len,
-            libc::MREMAP_MAYMOVE,
-        )
-    };
-    if p == libc::MAP_FAILED {
-        return false;
-    }
-    m.addr = p as *mut c_char;
-    m.mapping_size = new_len;
-    true
-}
-
-#[cfg(not(target_os = "linux"))]
-pub(super) fn grow_caller_mapping(_m: &mut blosc2_stdio_mmap) -> bool {
-    false
 }
 
 #[no_mangle]
@@ -134,27 +68,14 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_open(
         let Ok(f) = MmapFile::open(p, mode, m.initial_mapping_size) else {
             return std::ptr::null_mut();
         };
-        let bytes = path.to_bytes_with_nul();
-        // SAFETY: a malloc'ed copy of the path, freed by destroy.
-        let u = unsafe { libc::malloc(bytes.len()) } as *mut c_char;
-        if u.is_null() {
+        // A malloc'ed copy of the path, freed by destroy.
+        let Ok(u) = malloc_bytes(path.to_bytes(), true) else {
             return std::ptr::null_mut();
-        }
-        // SAFETY: u holds bytes.len() bytes.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr() as *const c_char, u, bytes.len()) };
-        m.urlpath = u;
-        m.file = std::ptr::null_mut();
-        (m.access_flags, m.map_flags) = match mode {
-            MmapMode::Read => (libc::PROT_READ as i64, libc::MAP_SHARED as i64),
-            MmapMode::ReadWrite | MmapMode::Create => (
-                (libc::PROT_READ | libc::PROT_WRITE) as i64,
-                libc::MAP_SHARED as i64,
-            ),
-            MmapMode::CopyOnWrite => (
-                (libc::PROT_READ | libc::PROT_WRITE) as i64,
-                libc::MAP_PRIVATE as i64,
-            ),
         };
+        m.urlpath = u as *mut c_char;
+        m.file = std::ptr::null_mut();
+        let (access, map) = mode.protection_and_flags();
+        (m.access_flags, m.map_flags) = (access as i64, map as i64);
         mirror(m, &f);
         // The caller's mode string is only valid during this call.
         m.mode = std::ptr::null();
@@ -173,23 +94,37 @@ pub extern "C" fn blosc2_stdio_mmap_close(_stream: *mut c_void) -> c_int {
 /// struct the caller filled in itself.
 enum MmapStream<'a> {
     Opened(&'a mut MmapFile, &'a mut blosc2_stdio_mmap),
-    Caller(&'a mut blosc2_stdio_mmap),
+    Caller(&'a mut CallerMapping),
 }
 
 /// Run `f` on the stream at `stream`, holding the registry's lock; `none`
-/// for a NULL stream.
+/// for a NULL stream. A caller's own struct gets back what `f` changed of
+/// its mapping.
 ///
 /// # Safety
-/// `stream` must be NULL or point to a live `blosc2_stdio_mmap`.
+/// `stream` must be NULL or point to a live `blosc2_stdio_mmap`, whose
+/// mapping (when the caller filled it in) is the caller's to change.
 unsafe fn with_stream<T>(stream: *mut c_void, none: T, f: impl FnOnce(MmapStream<'_>) -> T) -> T {
     let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: guaranteed by the caller.
-    let Some(m) = (unsafe { caller_mmap(stream) }) else {
+    let Some(m) = (unsafe { (stream as *mut blosc2_stdio_mmap).as_mut() }) else {
         return none;
     };
-    match maps.get_mut(&(stream as usize)) {
-        Some(opened) => f(MmapStream::Opened(&mut opened.0, m)),
-        None => f(MmapStream::Caller(m)),
+    if let Some(opened) = maps.get_mut(&(stream as usize)) {
+        return f(MmapStream::Opened(&mut opened.0, m));
+    }
+    let mut c = caller_mapping(m);
+    let r = f(MmapStream::Caller(&mut c));
+    (m.addr, m.file_size, m.mapping_size) = (c.addr as *mut c_char, c.file_size, c.mapping_size);
+    r
+}
+
+/// 0 for success, -1 for failure, as the callbacks return.
+fn status(ok: bool) -> c_int {
+    if ok {
+        0
+    } else {
+        -1
     }
 }
 
@@ -197,7 +132,7 @@ unsafe fn with_stream<T>(stream: *mut c_void, none: T, f: impl FnOnce(MmapStream
 pub unsafe extern "C" fn blosc2_stdio_mmap_size(stream: *mut c_void) -> i64 {
     let size = |s: MmapStream<'_>| match s {
         MmapStream::Opened(f, _) => f.file_size() as i64,
-        MmapStream::Caller(m) => m.file_size as i64,
+        MmapStream::Caller(c) => c.file_size as i64,
     };
     // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
     guard(-1, || unsafe { with_stream(stream, -1, size) })
@@ -214,28 +149,24 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_write(
     let Some(range) = request_range(size, nitems, position).filter(|_| !ptr.is_null()) else {
         return 0;
     };
-    if range.is_empty() {
-        return 0;
-    }
-    let write = |s: MmapStream<'_>| {
-        // SAFETY: ptr holds size * nitems bytes.
-        let data = unsafe { std::slice::from_raw_parts(ptr as *const u8, range.len()) };
-        let ok = match s {
-            MmapStream::Caller(m) => caller_mmap_write(m, data, range.start),
-            MmapStream::Opened(f, m) => {
-                let ok = f.write_at(range.start as u64, data).is_ok();
-                mirror(m, f);
-                ok
-            }
-        };
-        if ok {
-            nitems
-        } else {
-            0
+    // SAFETY: ptr holds size * nitems bytes.
+    let data = unsafe { bytes(ptr, range.len()) };
+    let write = |s: MmapStream<'_>| match s {
+        // SAFETY: the caller's struct describes its live mapping.
+        MmapStream::Caller(c) => unsafe { c.write_at(range.start, data) }.is_ok(),
+        MmapStream::Opened(f, m) => {
+            let ok = f.write_at(range.start as u64, data).is_ok();
+            mirror(m, f);
+            ok
         }
     };
     // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
-    guard(0, || unsafe { with_stream(stream, 0, write) })
+    let written = !data.is_empty() && guard(false, || unsafe { with_stream(stream, false, write) });
+    if written {
+        nitems
+    } else {
+        0
+    }
 }
 
 #[no_mangle]
@@ -252,26 +183,15 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_read(
             return 0;
         };
         let at = |s: MmapStream<'_>| match s {
-            MmapStream::Caller(m) if range.end <= m.file_size && !m.addr.is_null() => {
-                // SAFETY: start <= end <= file_size <= mapping_size, the
-                // length of the caller's mapping at addr.
-                unsafe { m.addr.add(range.start) as *mut c_void }
-            }
-            MmapStream::Opened(f, _) if range.end <= f.bytes().len() => {
-                // SAFETY: start <= end <= the mapped length; the pointer
-                // stays valid until the mapping grows or is destroyed, as
-                // with the reference.
-                unsafe { f.bytes().as_ptr().add(range.start) as *mut c_void }
-            }
-            _ => std::ptr::null_mut(),
+            MmapStream::Caller(c) => c.ptr_at(range),
+            MmapStream::Opened(f, _) => f.ptr_at(range).map(<*const u8>::cast_mut),
         };
         // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
-        *out = unsafe { with_stream(stream, std::ptr::null_mut(), at) };
-        if out.is_null() {
-            0
-        } else {
-            nitems
-        }
+        let Some(p) = (unsafe { with_stream(stream, None, at) }) else {
+            return 0;
+        };
+        *out = p as *mut c_void;
+        nitems
     };
     // SAFETY: ptr is NULL or valid for one pointer (blosc2_read_cb).
     unsafe { read_request(ptr, read) }
@@ -284,29 +204,11 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_truncate(stream: *mut c_void, size: i
     };
     let truncate = |s: MmapStream<'_>| match s {
         MmapStream::Opened(f, m) => {
-            let ok = f.truncate(size as u64).is_ok();
+            let ok = f.truncate(new_size as u64).is_ok();
             mirror(m, f);
-            if ok {
-                0
-            } else {
-                -1
-            }
+            status(ok)
         }
-        // As the reference: file_size follows, and the file unless the
-        // mapping is memory-only.
-        MmapStream::Caller(m) if m.file_size == new_size => 0,
-        MmapStream::Caller(m) => {
-            m.file_size = new_size;
-            if m.is_memory_only {
-                return 0;
-            }
-            // SAFETY: ftruncate on the caller's descriptor; a bad one fails.
-            if unsafe { libc::ftruncate(m.fd, size as libc::off_t) } < 0 {
-                -1
-            } else {
-                0
-            }
-        }
+        MmapStream::Caller(c) => status(c.truncate(new_size).is_ok()),
     };
     // SAFETY: the stream is NULL or the caller's blosc2_stdio_mmap.
     guard(-1, || unsafe { with_stream(stream, -1, truncate) })
@@ -315,36 +217,26 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_truncate(stream: *mut c_void, size: i
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_stdio_mmap_destroy(params: *mut c_void) -> c_int {
     guard(-1, || {
-        if params.is_null() {
+        // SAFETY: params is NULL or the caller's blosc2_stdio_mmap.
+        let Some(m) = (unsafe { (params as *mut blosc2_stdio_mmap).as_mut() }) else {
             return -1;
-        }
+        };
         let removed = MAPS
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&(params as usize));
-        let mut err = 0;
-        match removed {
-            Some(f) => {
-                if f.0.flush().is_err() {
-                    err = -1;
-                }
-                drop(f);
-            }
-            None => err = -1,
-        }
-        // SAFETY: params is the caller's blosc2_stdio_mmap.
-        let m = unsafe { &mut *(params as *mut blosc2_stdio_mmap) };
-        if !m.urlpath.is_null() {
-            // SAFETY: malloc'ed by blosc2_stdio_mmap_open.
-            unsafe { libc::free(m.urlpath as *mut c_void) };
-        }
-        m.urlpath = std::ptr::null_mut();
-        m.addr = std::ptr::null_mut();
-        m.file = std::ptr::null_mut();
+        let closed = removed.is_some_and(|f| f.0.close().is_ok());
+        // SAFETY: NULL or malloc'ed by blosc2_stdio_mmap_open.
+        unsafe { libc::free(m.urlpath as *mut c_void) };
+        (m.urlpath, m.addr, m.file) = (
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        );
         if m.needs_free {
             // SAFETY: the caller asked us to free its malloc'ed struct.
             unsafe { libc::free(params) };
         }
-        err
+        status(closed)
     })
 }

@@ -9,11 +9,12 @@
 #![allow(clippy::missing_safety_doc)]
 #![allow(non_camel_case_types)]
 
-use super::guard;
-use super::ptr::c_str;
+use super::ptr::{bytes, bytes_mut, c_str, malloc_bytes};
 use super::types::{blosc2_io, blosc2_stdio_mmap};
+use super::{code, guard};
 use crate::error::{Error, Result};
-use crate::io::mmap::{MmapFile, MmapMode};
+use crate::io::mmap::{CallerMapping, MmapFile, MmapMode};
+use crate::io::registry::Registry;
 use crate::io::{IoBackend, IoFile, OpenMode};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
@@ -62,9 +63,9 @@ pub const IO_FILESYSTEM: u8 = 0;
 /// `BLOSC2_IO_FILESYSTEM_MMAP`.
 pub const IO_FILESYSTEM_MMAP: u8 = 1;
 /// `BLOSC2_IO_REGISTERED`: first id users may register.
-pub const IO_REGISTERED: u8 = 160;
+pub const IO_REGISTERED: u8 = crate::io::registry::FIRST_USER_ID;
 
-struct Entry(Box<blosc2_io_cb>);
+struct Entry(blosc2_io_cb);
 // SAFETY: the entries are plain data (function pointers and a name pointer
 // that the registering code keeps alive, as with the reference); they are
 // only read after registration and the registry is behind a Mutex.
@@ -100,14 +101,15 @@ fn builtin(id: u8) -> blosc2_io_cb {
     }
 }
 
-static REGISTRY: Lazy<Mutex<Vec<Entry>>> = Lazy::new(|| {
-    Mutex::new(vec![
-        Entry(Box::new(builtin(IO_FILESYSTEM))),
-        Entry(Box::new(builtin(IO_FILESYSTEM_MMAP))),
-    ])
+static REGISTRY: Lazy<Mutex<Registry<Entry>>> = Lazy::new(|| {
+    Mutex::new(Registry::with_builtins(
+        [IO_FILESYSTEM, IO_FILESYSTEM_MMAP].map(|id| (id, Entry(builtin(id)))),
+    ))
 });
 
-fn names_equal(a: *const c_char, b: *const c_char) -> bool {
+/// Whether two registrations under one id name the same backend.
+fn same_name(a: &Entry, b: &Entry) -> bool {
+    let (a, b) = (a.0.name, b.0.name);
     if a.is_null() || b.is_null() {
         return a.is_null() && b.is_null();
     }
@@ -118,7 +120,7 @@ fn names_equal(a: *const c_char, b: *const c_char) -> bool {
 /// A copy of the callbacks registered under `id`.
 pub(crate) fn lookup(id: u8) -> Option<blosc2_io_cb> {
     let reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-    reg.iter().find(|e| e.0.id == id).map(|e| *e.0)
+    reg.get(id).map(|e| e.0)
 }
 
 #[no_mangle]
@@ -128,22 +130,8 @@ pub unsafe extern "C" fn blosc2_register_io_cb(io: *const blosc2_io_cb) -> c_int
         let Some(io) = (unsafe { io.as_ref() }) else {
             return Error::InvalidParam.code();
         };
-        if io.id < IO_REGISTERED {
-            return Error::PluginIo.code();
-        }
         let mut reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = reg.iter().find(|e| e.0.id == io.id) {
-            return if names_equal(e.0.name, io.name) {
-                0
-            } else {
-                Error::PluginIo.code()
-            };
-        }
-        if reg.len() >= u8::MAX as usize {
-            return Error::PluginIo.code();
-        }
-        reg.push(Entry(Box::new(*io)));
-        0
+        code(reg.register(io.id, Entry(*io), same_name).map(|()| 0))
     })
 }
 
@@ -151,11 +139,9 @@ pub unsafe extern "C" fn blosc2_register_io_cb(io: *const blosc2_io_cb) -> c_int
 pub extern "C" fn blosc2_get_io_cb(id: u8) -> *mut blosc2_io_cb {
     guard(std::ptr::null_mut(), || {
         let mut reg = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
-        match reg.iter_mut().find(|e| e.0.id == id) {
-            // The boxes are never freed, so the pointer stays valid.
-            Some(e) => &mut *e.0 as *mut blosc2_io_cb,
-            None => std::ptr::null_mut(),
-        }
+        // The entries never move nor go away, so the pointer stays valid.
+        reg.get_mut(id)
+            .map_or(std::ptr::null_mut(), |e| &mut e.0 as *mut blosc2_io_cb)
     })
 }
 

@@ -2,6 +2,9 @@
 //! with positioned reads and writes.
 
 use super::*;
+use std::fs::File;
+use std::mem::ManuallyDrop;
+use std::os::unix::io::FromRawFd;
 
 /// `blosc2_stdio_file`.
 #[repr(C)]
@@ -9,11 +12,13 @@ pub struct blosc2_stdio_file {
     pub file: *mut libc::FILE,
 }
 
-/// The descriptor behind a `blosc2_stdio_file *` (None when unusable).
+/// The file behind a `blosc2_stdio_file *`, borrowed: it is not closed
+/// when the value goes away (None when unusable).
 ///
 /// # Safety
-/// `stream` must be NULL or come from `blosc2_stdio_open`.
-pub(super) unsafe fn stdio_fd(stream: *mut c_void) -> Option<c_int> {
+/// `stream` must be NULL or come from `blosc2_stdio_open`, and stay open
+/// while the value is used.
+pub(super) unsafe fn stdio_file(stream: *mut c_void) -> Option<ManuallyDrop<File>> {
     // SAFETY: guaranteed by the caller.
     let f = unsafe { (stream as *mut blosc2_stdio_file).as_ref() }?;
     if f.file.is_null() {
@@ -21,38 +26,9 @@ pub(super) unsafe fn stdio_fd(stream: *mut c_void) -> Option<c_int> {
     }
     // SAFETY: a FILE opened by blosc2_stdio_open.
     let fd = unsafe { libc::fileno(f.file) };
-    (fd >= 0).then_some(fd)
-}
-
-/// Positioned transfer of `n` bytes; returns the bytes moved.
-///
-/// # Safety
-/// `buf` must be valid for `n` bytes (writable when reading).
-pub(super) unsafe fn pio(fd: c_int, buf: *mut u8, n: usize, pos: i64, write: bool) -> usize {
-    let mut done = 0usize;
-    while done < n {
-        let chunk = (n - done).min(1 << 30);
-        let off = pos + done as i64;
-        // SAFETY: buf + done .. + chunk lies inside the caller's buffer.
-        let r = unsafe {
-            if write {
-                libc::pwrite(fd, buf.add(done) as *const c_void, chunk, off)
-            } else {
-                libc::pread(fd, buf.add(done) as *mut c_void, chunk, off)
-            }
-        };
-        if r < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            break;
-        }
-        if r == 0 {
-            break;
-        }
-        done += r as usize;
-    }
-    done
+    // SAFETY: fd is the FILE's open descriptor; ManuallyDrop leaves closing
+    // it to blosc2_stdio_close.
+    (fd >= 0).then(|| ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }))
 }
 
 #[no_mangle]
@@ -108,16 +84,10 @@ pub unsafe extern "C" fn blosc2_stdio_close(stream: *mut c_void) -> c_int {
 pub unsafe extern "C" fn blosc2_stdio_size(stream: *mut c_void) -> i64 {
     guard(-1, || {
         // SAFETY: NULL or a handle from blosc2_stdio_open.
-        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+        let Some(file) = (unsafe { stdio_file(stream) }) else {
             return -1;
         };
-        // SAFETY: fstat into a zeroed struct.
-        let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        // SAFETY: fd is open; st is writable.
-        if unsafe { libc::fstat(fd, &mut st) } != 0 {
-            return -1;
-        }
-        st.st_size
+        file.metadata().map_or(-1, |m| m.len() as i64)
     })
 }
 
@@ -149,11 +119,17 @@ unsafe fn transfer(
         return 0;
     };
     // SAFETY: guaranteed by the caller.
-    let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+    let Some(file) = (unsafe { stdio_file(stream) }) else {
         return 0;
     };
-    // SAFETY: guaranteed by the caller.
-    let done = unsafe { pio(fd, buf, range.len(), position, write) };
+    let pos = range.start as u64;
+    let done = if write {
+        // SAFETY: buf holds size * nitems readable bytes.
+        crate::io::write_at_most(&file, unsafe { bytes(buf, range.len()) }, pos)
+    } else {
+        // SAFETY: buf holds size * nitems writable bytes.
+        crate::io::read_at_most(&file, unsafe { bytes_mut(buf, range.len()) }, pos)
+    };
     items_done(done, size)
 }
 
@@ -195,11 +171,10 @@ pub unsafe extern "C" fn blosc2_stdio_truncate(stream: *mut c_void, size: i64) -
             return -1;
         }
         // SAFETY: NULL or a handle from blosc2_stdio_open.
-        let Some(fd) = (unsafe { stdio_fd(stream) }) else {
+        let Some(file) = (unsafe { stdio_file(stream) }) else {
             return -1;
         };
-        // SAFETY: fd is open.
-        unsafe { libc::ftruncate(fd, size) }
+        file.set_len(size as u64).map_or(-1, |()| 0)
     })
 }
 
