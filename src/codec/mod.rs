@@ -136,6 +136,27 @@ pub fn lib_version(complib: u8) -> String {
     }
 }
 
+/// What the C API's `blosc2_get_complib_info` reports for a codec name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComplibInfo {
+    /// The library's format code; `None` for a name no library serves.
+    pub complib: Option<u8>,
+    /// The library's name (a user codec's own name).
+    pub libname: Option<String>,
+    /// Its version; "unknown" for user codecs and unknown names.
+    pub version: String,
+}
+
+/// The library behind codec `name`, its name and version.
+pub fn complib_info(name: &str) -> ComplibInfo {
+    let complib = complib_of(name);
+    ComplibInfo {
+        complib,
+        libname: complib.and_then(libname),
+        version: complib.map_or_else(|| "unknown".into(), lib_version),
+    }
+}
+
 /// Version reported for BloscLZ: our encoder writes the reference's bytes
 /// (BloscLZ 2.5.3, as c-blosc2 3.3 reports it, and as programs such as the
 /// blosc2-rs crate's tests check).
@@ -411,6 +432,18 @@ fn decode_user(
 mod tests {
     use super::*;
     use crate::chunk::{self, CParams, DParams};
+
+    #[test]
+    fn complib_info_names_the_library_behind_a_codec() {
+        let lz4hc = complib_info("lz4hc");
+        assert_eq!(lz4hc.complib, Some(FORMAT_LZ4));
+        assert_eq!(lz4hc.libname.as_deref(), Some("LZ4"));
+        assert_eq!(lz4hc.version, lz4::version());
+        assert_eq!(complib_info("blosclz").version, "2.5.3");
+        let unknown = complib_info("no-such-codec");
+        assert_eq!((unknown.complib, unknown.libname), (None, None));
+        assert_eq!(unknown.version, "unknown");
+    }
 
     /// A stream codec for the tests: runs as (count 1..=255, byte) pairs.
     struct Rle;

@@ -197,11 +197,7 @@ pub unsafe extern "C" fn blosc2_get_complib_info(
         let Some(name) = (unsafe { string(compname) }) else {
             return Error::NullPointer.code();
         };
-        let lib = crate::codec::complib_of(&name);
-        let (libname, ver) = match lib {
-            Some(l) => (crate::codec::libname(l), crate::codec::lib_version(l)),
-            None => (None, "unknown".to_string()),
-        };
+        let info = crate::codec::complib_info(&name);
         // malloc'ed copies the caller frees with free(), as with the reference.
         let dup = |s: &str| {
             malloc_bytes(s.as_bytes(), true).unwrap_or(std::ptr::null_mut()) as *mut c_char
@@ -209,16 +205,13 @@ pub unsafe extern "C" fn blosc2_get_complib_info(
         // SAFETY: outputs are valid when non-null.
         unsafe {
             if !complib.is_null() {
-                *complib = libname.as_deref().map(dup).unwrap_or(std::ptr::null_mut());
+                *complib = info.libname.as_deref().map_or(std::ptr::null_mut(), dup);
             }
             if !version.is_null() {
-                *version = dup(&ver);
+                *version = dup(&info.version);
             }
         }
-        match lib {
-            Some(l) => l as c_int,
-            None => Error::NotFound.code(),
-        }
+        info.complib.map_or(Error::NotFound.code(), c_int::from)
     })
 }
 
