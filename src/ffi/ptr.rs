@@ -169,6 +169,23 @@ pub(crate) fn malloc_copy(b: &[u8]) -> *mut u8 {
     malloc_bytes(b, false).unwrap_or(std::ptr::null_mut())
 }
 
+/// A malloc'ed copy of the values `v` that the C caller frees with
+/// `free()`, NULL when `v` is empty; `MemoryAlloc` when malloc fails.
+pub(crate) fn malloc_nonempty<T: Copy>(v: &[T]) -> Result<*mut T> {
+    if v.is_empty() {
+        return Ok(std::ptr::null_mut());
+    }
+    // SAFETY: malloc of the non-zero size of `v`; the result is checked.
+    let p = unsafe { libc::malloc(std::mem::size_of_val(v)) } as *mut T;
+    if p.is_null() {
+        return Err(Error::MemoryAlloc);
+    }
+    // SAFETY: p holds v.len() values (malloc aligns for every fundamental
+    // type) and does not overlap v.
+    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len()) };
+    Ok(p)
+}
+
 /// A calloc'ed `T` (freed by C with `free()`, like the reference's) made
 /// by `make` from the all-zero `T`, handed to C through `out`: 0, or
 /// `BLOSC2_ERROR_MEMORY_ALLOC`.
@@ -258,5 +275,12 @@ mod tests {
             libc::free(q as *mut libc::c_void);
         }
         assert_eq!(static_cstr("same"), static_cstr("same"));
+        assert!(malloc_nonempty::<i64>(&[]).unwrap().is_null());
+        let r = malloc_nonempty(&[3i64, 4]).unwrap();
+        // SAFETY: r holds two i64 from malloc and is freed once.
+        unsafe {
+            assert_eq!(std::slice::from_raw_parts(r, 2), &[3, 4]);
+            libc::free(r as *mut libc::c_void);
+        }
     }
 }

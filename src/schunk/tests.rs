@@ -759,3 +759,105 @@ fn slice_chunk_indexes_of_a_plain_super_chunk_take_item_bounds() {
     );
     assert_eq!(sc.slice_chunk_indexes(&[], &[5]), Err(Error::InvalidParam));
 }
+
+/// The C API's sizing of slice reads: nothing asked for an empty or
+/// reversed range, `Failure` outside the items or past memory.
+#[test]
+fn slice_reads_and_writes_size_the_caller_buffer() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    sc.append_buffer(&data(1000, 3)).unwrap();
+    let mut buf = vec![0u8; 40];
+    let mut asked = None;
+    sc.get_slice_with(10, 20, |n| {
+        asked = Some(n);
+        &mut buf[..n]
+    })
+    .unwrap();
+    assert_eq!(asked, Some(40));
+    assert_eq!(buf, data(1000, 3)[40..80]);
+    let never = |_: usize| -> &mut [u8] { unreachable!() };
+    assert_eq!(sc.get_slice_with(5, 5, never), Ok(()));
+    assert_eq!(sc.get_slice_with(7, 3, never), Ok(()));
+    assert_eq!(sc.get_slice_with(-1, 2, never), Err(Error::Failure));
+    assert_eq!(
+        sc.get_slice_with(i64::MAX / 2, i64::MAX, never),
+        Err(Error::Failure)
+    );
+    let mut past = [0u8; 8];
+    assert_eq!(
+        sc.get_slice_with(999, 1001, |n| &mut past[..n]),
+        Err(Error::Failure)
+    );
+
+    let src = [7u8; 8];
+    let mut asked = None;
+    sc.set_slice_with(2, 4, |n| {
+        asked = Some(n);
+        &src[..n]
+    })
+    .unwrap();
+    assert_eq!(asked, Some(8));
+    let mut back = [0u8; 8];
+    sc.get_slice(2, 4, &mut back).unwrap();
+    assert_eq!(back, [7u8; 8]);
+    let never = |_: usize| -> &[u8] { unreachable!() };
+    assert_eq!(sc.set_slice_with(4, 2, never), Err(Error::InvalidParam));
+    assert_eq!(
+        sc.set_slice_with(0, i64::MAX, never),
+        Err(Error::InvalidParam)
+    );
+}
+
+/// The C API's sizing of scattered reads: a negative count is refused and
+/// no coordinates ask for no buffers.
+#[test]
+fn sparse_reads_size_the_caller_buffers() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    sc.append_buffer(&data(1000, 5)).unwrap();
+    let never = |_: usize, _: usize| -> Result<(&[i64], &mut [u8])> { unreachable!() };
+    assert_eq!(sc.get_sparse_with(-1, never), Err(Error::InvalidParam));
+    assert_eq!(sc.get_sparse_with(0, never), Ok(()));
+    assert_eq!(
+        sc.get_sparse_with(2, |_, _| Err(Error::InvalidParam)),
+        Err(Error::InvalidParam)
+    );
+    let coords = [3i64, 0];
+    let mut out = [0u8; 8];
+    let mut asked = None;
+    sc.get_sparse_with(2, |n, len| {
+        asked = Some((n, len));
+        Ok((&coords[..n], &mut out[..len]))
+    })
+    .unwrap();
+    assert_eq!(asked, Some((2, 8)));
+    let d = data(1000, 5);
+    assert_eq!(out[..4], d[12..16]);
+    assert_eq!(out[4..], d[..4]);
+}
+
+/// One block of a VL-block chunk, decoded with the parameters asked for
+/// once the chunk is found.
+#[test]
+fn vl_blocks_read_one_block() {
+    let blocks: [&[u8]; 2] = [b"first block", &[9u8; 300]];
+    let mut c = vec![0u8; 4096];
+    let n = chunk::vlblocks::compress(&cp(1), &blocks, &mut c).unwrap();
+    c.truncate(n);
+    let mut sc = SuperChunk::new(cp(1), DParams::default(), Storage::Memory).unwrap();
+    sc.append_chunk(c).unwrap();
+    let dp = DParams::default();
+    assert_eq!(sc.vl_block(0, 0, || Ok(&dp)).unwrap(), b"first block");
+    assert_eq!(sc.vl_block(0, 1, || Ok(&dp)).unwrap(), vec![9u8; 300]);
+    assert_eq!(sc.vl_block(0, 2, || Ok(&dp)), Err(Error::InvalidParam));
+    assert_eq!(sc.vl_block(0, -1, || Ok(&dp)), Err(Error::InvalidParam));
+    assert_eq!(sc.vl_block(1, 0, || Ok(&dp)), Err(Error::InvalidParam));
+    // The parameters are asked for only once the chunk is found.
+    assert_eq!(
+        sc.vl_block(0, 0, || Err(Error::NullPointer)),
+        Err(Error::NullPointer)
+    );
+    assert_eq!(
+        sc.vl_block(5, 0, || Err(Error::NullPointer)),
+        Err(Error::InvalidParam)
+    );
+}

@@ -17,7 +17,9 @@
 
 use super::ctx::{cparams_defaults, cparams_from_c, dparams_defaults, with_call_fields, Context};
 use super::guard;
-use super::ptr::{bytes, calloc_out, items, items_mut, malloc_copy, malloc_i64s, string_arg};
+use super::ptr::{
+    bytes, calloc_out, items, items_mut, malloc_copy, malloc_i64s, malloc_nonempty, string_arg,
+};
 use super::types::*;
 use crate::chunk::{CParams, DParams};
 use crate::error::{Error, Result};
