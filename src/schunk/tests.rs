@@ -861,3 +861,39 @@ fn vl_blocks_read_one_block() {
         Err(Error::InvalidParam)
     );
 }
+
+#[test]
+fn storage_follows_contiguity_and_urlpath() {
+    assert_eq!(Storage::from_urlpath(false, None), Storage::Memory);
+    assert_eq!(Storage::from_urlpath(true, None), Storage::FrameInMemory);
+    assert_eq!(
+        Storage::from_urlpath(true, Some("file:///x.b2frame")),
+        Storage::FrameFile(PathBuf::from("x.b2frame"))
+    );
+    assert_eq!(
+        Storage::from_urlpath(false, Some("d.b2frame")),
+        Storage::SparseDir(PathBuf::from("d.b2frame"))
+    );
+}
+
+/// A frame in memory lends its own buffer, which closing gives back; other
+/// storages serialize a copy and give nothing back.
+#[test]
+fn frame_buffer_lends_a_memory_frame_and_close_gives_it_back() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::FrameInMemory).unwrap();
+    sc.append_buffer(&data(100, 1)).unwrap();
+    let lent = match sc.frame_buffer().unwrap() {
+        Cow::Borrowed(b) => (b.as_ptr(), b.to_vec()),
+        Cow::Owned(_) => panic!("a frame in memory is lent"),
+    };
+    let back = sc.close().unwrap();
+    assert_eq!((back.as_ptr(), back), lent);
+
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    sc.append_buffer(&data(100, 1)).unwrap();
+    let copy = sc.frame_buffer().unwrap();
+    assert!(matches!(copy, Cow::Owned(_)));
+    assert_eq!(copy.as_ref(), sc.to_frame_bytes().unwrap());
+    drop(copy);
+    assert!(sc.close().is_none());
+}

@@ -27,7 +27,7 @@ use crate::format::header::{ChunkHeader, Special, MIN_HEADER_LENGTH};
 use crate::schunk::{Storage, SuperChunk};
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `BLOSC2_MAX_METALAYERS`.
 pub const MAX_METALAYERS: usize = 16;
