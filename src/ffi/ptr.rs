@@ -57,6 +57,35 @@ pub(crate) unsafe fn items_mut<'a, T>(p: *mut T, n: usize) -> &'a mut [T] {
     }
 }
 
+/// A required buffer argument whose length the engine decides: NULL is
+/// `InvalidParam`; otherwise a function giving the first `len` bytes at `p`.
+///
+/// # Safety
+/// `p` must be valid for writes of the length the function is called with,
+/// for `'a`, and not be used through another pointer meanwhile.
+pub(crate) unsafe fn sized_buffer_mut<'a, T>(
+    p: *mut T,
+) -> Result<impl FnOnce(usize) -> &'a mut [u8]> {
+    if p.is_null() {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(move |len| unsafe { bytes_mut(p, len) })
+}
+
+/// As [`sized_buffer_mut`], for reading.
+///
+/// # Safety
+/// `p` must be valid for reads of the length the function is called with,
+/// for `'a`.
+pub(crate) unsafe fn sized_buffer<'a, T>(p: *const T) -> Result<impl FnOnce(usize) -> &'a [u8]> {
+    if p.is_null() {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(move |len| unsafe { bytes(p, len) })
+}
+
 /// `n` values at `p`, which may be NULL only when `n` is 0.
 ///
 /// # Safety
@@ -256,6 +285,9 @@ mod tests {
                 Err(Error::InvalidParam)
             );
             assert_eq!(string_arg(std::ptr::null()), Err(Error::InvalidParam));
+            assert!(sized_buffer_mut(std::ptr::null_mut::<u8>()).is_err());
+            assert!(sized_buffer(std::ptr::null::<u8>()).is_err());
+            assert_eq!(sized_buffer_mut(x.as_mut_ptr()).map(|f| f(1).len()), Ok(1));
             assert_eq!(string(c"abc".as_ptr()).as_deref(), Some("abc"));
         }
     }

@@ -10,6 +10,18 @@ impl SuperChunk {
         self.exclusive(|s| s.fill_special_here(nitems, kind, chunksize))
     }
 
+    /// [`Self::fill_special`] with the special value named by its C code
+    /// (`BLOSC2_SPECIAL_ZERO`, `_NAN` or `_UNINIT`); any other code is
+    /// `SchunkSpecial`, whatever the other arguments.
+    pub fn fill_special_code(&mut self, nitems: i64, code: i32, chunksize: i32) -> Result<i64> {
+        let kind = u8::try_from(code)
+            .ok()
+            .and_then(Special::from_bits)
+            .filter(|k| matches!(k, Special::Zero | Special::Nan | Special::Uninit))
+            .ok_or(Error::SchunkSpecial)?;
+        self.fill_special(nitems, kind, chunksize)
+    }
+
     pub(super) fn fill_special_here(
         &mut self,
         nitems: i64,

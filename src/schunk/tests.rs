@@ -897,3 +897,19 @@ fn frame_buffer_lends_a_memory_frame_and_close_gives_it_back() {
     drop(copy);
     assert!(sc.close().is_none());
 }
+
+/// Fill codes other than zeros, NaNs and uninitialized items are refused
+/// before anything else is looked at.
+#[test]
+fn fill_special_codes_name_the_fill_value() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    for bad in [0, 3, 5, 257, -1] {
+        assert_eq!(sc.fill_special_code(0, bad, 400), Err(Error::SchunkSpecial));
+    }
+    assert_eq!(sc.fill_special_code(0, 1, 400), Ok(0));
+    assert_eq!(sc.fill_special_code(250, 2, 400), Ok(3));
+    let last = sc.decompress_chunk_vec(2).unwrap();
+    assert!(f32::from_le_bytes(last[..4].try_into().unwrap()).is_nan());
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    assert_eq!(sc.fill_special_code(10, 4, 40), Ok(1));
+}

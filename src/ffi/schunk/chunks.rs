@@ -322,24 +322,15 @@ pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(
     schunk: *mut blosc2_schunk,
     offsets_order: *mut i64,
 ) -> c_int {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        mutate(schunk, |h| {
-            let n = h.sc.nchunks() as usize;
-            if offsets_order.is_null() && n > 0 {
-                return Err(Error::NullPointer);
-            }
-            // SAFETY: offsets_order holds nchunks entries.
-            let order = if n == 0 {
-                &[][..]
-            } else {
-                items(offsets_order, n)
-            };
-            h.sc.reorder_offsets(order)?;
-            h.c.change_tick += 1;
-            Ok(0)
-        })
-    }
+    let call = |h: &mut Holder| {
+        // SAFETY: offsets_order holds nchunks entries (blosc2.h).
+        let order = unsafe { required_items(offsets_order, h.sc.nchunks() as usize) }?;
+        h.sc.reorder_offsets(order)?;
+        h.c.change_tick += 1;
+        Ok(0)
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { mutate(schunk, call) }
 }
 
 #[no_mangle]
@@ -374,11 +365,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
     buffer: *mut c_void,
 ) -> c_int {
     let call = |h: &mut Access<'_>| {
-        if buffer.is_null() {
-            return Err(Error::InvalidParam);
-        }
         // SAFETY: the buffer holds (stop - start) * typesize bytes.
-        let dest = |len| unsafe { items_mut(buffer as *mut u8, len) };
+        let dest = unsafe { sized_buffer_mut(buffer) }?;
         h.sc.get_slice_with(start, stop, dest).map(|()| 0)
     };
     // SAFETY: a super-chunk pointer from this library.
@@ -393,11 +381,8 @@ pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
     buffer: *mut c_void,
 ) -> c_int {
     let call = |h: &mut Holder| {
-        if buffer.is_null() {
-            return Err(Error::InvalidParam);
-        }
         // SAFETY: the buffer holds (stop - start) * typesize bytes.
-        let src = |len| unsafe { bytes(buffer as *const u8, len) };
+        let src = unsafe { sized_buffer(buffer) }?;
         h.sc.set_slice_with(start, stop, src).map(|()| 0)
     };
     // SAFETY: a super-chunk pointer from this library.
@@ -411,18 +396,9 @@ pub unsafe extern "C" fn blosc2_schunk_fill_special(
     special_value: c_int,
     chunksize: i32,
 ) -> i64 {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        mutate(schunk, |h| {
-            let kind = match special_value {
-                1 => Special::Zero,
-                2 => Special::Nan,
-                4 => Special::Uninit,
-                _ => return Err(Error::SchunkSpecial),
-            };
-            h.sc.fill_special(nitems, kind, chunksize)
-        })
-    }
+    let call = |h: &mut Holder| h.sc.fill_special_code(nitems, special_value, chunksize);
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { mutate(schunk, call) }
 }
 
 /// What the two calls that hand out a super-chunk's parameters share: a
