@@ -913,3 +913,18 @@ fn fill_special_codes_name_the_fill_value() {
     let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
     assert_eq!(sc.fill_special_code(10, 4, 40), Ok(1));
 }
+
+/// A frame file that cannot be written: the write's error for a frame in
+/// memory, `SchunkCopy` for separate chunks (copied into a frame first).
+#[test]
+fn frame_file_errors_follow_the_storage() {
+    let nowhere = tmp("no-such-dir").join("x.b2frame");
+    let mut frame = SuperChunk::new(cp(4), DParams::default(), Storage::FrameInMemory).unwrap();
+    frame.append_buffer(&data(100, 2)).unwrap();
+    assert_eq!(frame.to_file(&nowhere), Err(Error::FileWrite));
+    assert_eq!(frame.append_to_file(&nowhere), Err(Error::FileOpen));
+    let mut chunks = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    chunks.append_buffer(&data(100, 2)).unwrap();
+    assert_eq!(chunks.to_file(&nowhere), Err(Error::SchunkCopy));
+    assert_eq!(chunks.append_to_file(&nowhere), Err(Error::SchunkCopy));
+}

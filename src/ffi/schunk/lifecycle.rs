@@ -335,8 +335,7 @@ fn frame_buffer(h: &mut Holder, cframe: *mut *mut u8, needs_free: *mut bool) -> 
 }
 
 /// What `blosc2_schunk_to_file` and `blosc2_schunk_append_file` share:
-/// the path argument, and the reference's error (the engine's for a frame
-/// in memory, `SchunkCopy` otherwise).
+/// the path argument (NULL is `InvalidParam`) and the read access.
 ///
 /// # Safety
 /// `schunk` as for [`reading`]; `urlpath` NULL or a C string.
@@ -349,16 +348,7 @@ unsafe fn write_frame_file(
     let Ok(url) = (unsafe { string_arg(urlpath) }) else {
         return Error::InvalidParam.code() as i64;
     };
-    let call = |h: &mut Access<'_>| {
-        let in_memory_frame = h.sc.frame().is_some_and(|f| f.memory_bytes().is_some());
-        write(&h.sc, &urlpath::path_of(&url)).map_err(|e| {
-            if in_memory_frame {
-                e
-            } else {
-                Error::SchunkCopy
-            }
-        })
-    };
+    let call = |h: &mut Access<'_>| write(&h.sc, &urlpath::path_of(&url));
     // SAFETY: guaranteed by the caller.
     unsafe { reading(schunk, call) }
 }
