@@ -69,15 +69,16 @@ impl SuperChunk {
     }
 
     /// Write the super-chunk as a contiguous frame into a new file (replacing
-    /// an existing one); returns the frame length. Errors as
-    /// `frame_file_error` says.
+    /// an existing one); returns the frame length. A frame in memory reports
+    /// the write's own error, any other super-chunk `SchunkCopy` (as the
+    /// reference, which copies it into a frame first).
     pub fn to_file(&self, path: &Path) -> Result<i64> {
         self.frame_file_error(self.write_frame_to(path))
     }
 
     /// Append the super-chunk as a contiguous frame at the end of a file
     /// (created when missing); returns the offset where it starts. Errors
-    /// as `frame_file_error` says.
+    /// as for [`Self::to_file`].
     pub fn append_to_file(&self, path: &Path) -> Result<i64> {
         self.frame_file_error(self.append_frame_to(path))
     }

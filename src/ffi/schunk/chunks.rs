@@ -1,6 +1,7 @@
 //! Chunks and items of a super-chunk: add, replace, delete, read, slices.
 
 use super::*;
+use std::borrow::Cow;
 
 /// The bytes of the chunk at `p`, bounded by its header's cbytes.
 ///
@@ -156,8 +157,9 @@ pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
 }
 
 /// What `blosc2_schunk_get_chunk` and `blosc2_schunk_get_lazychunk`
-/// share: chunks held in memory are lent, others handed out as malloc'ed
-/// copies (lazy chunks for frames on disk when `lazy`).
+/// share: separate chunks held in memory are lent, as the reference lends
+/// them; others are handed out as malloc'ed copies (lazy chunks for frames
+/// on disk when `lazy`).
 ///
 /// # Safety
 /// `schunk` as for [`reading`]; `chunk` and `needs_free` NULL or valid for
@@ -179,22 +181,20 @@ unsafe fn get_chunk_impl(
     }
     let call = |h: &mut Access<'_>| {
         h.c.current_nchunk = nchunk;
-        if let Some(chunks) = h.sc.memory_chunks() {
-            if nchunk < 0 || nchunk >= chunks.len() as i64 {
-                return Error::InvalidParam.code();
-            }
-            let c = &chunks[nchunk as usize];
-            // SAFETY: out-pointers checked; the chunk lives in the super-chunk.
-            unsafe { *chunk = c.as_ptr() as *mut u8 };
-            return c.len() as c_int;
-        }
         let read = if lazy {
             h.sc.lazy_chunk(nchunk)
         } else {
             h.sc.chunk(nchunk)
         };
-        // SAFETY: out-pointers checked above.
-        unsafe { hand_out_copy(read, chunk, needs_free) }
+        match read {
+            Ok(Cow::Borrowed(c)) if h.sc.memory_chunks().is_some() => {
+                // SAFETY: out-pointers checked; the chunk lives in the super-chunk.
+                unsafe { *chunk = c.as_ptr() as *mut u8 };
+                c.len() as c_int
+            }
+            // SAFETY: out-pointers checked above.
+            read => unsafe { hand_out_copy(read, chunk, needs_free) },
+        }
     };
     // SAFETY: guaranteed by the caller.
     unsafe { reading(schunk, call) }
