@@ -57,6 +57,35 @@ pub(crate) unsafe fn items_mut<'a, T>(p: *mut T, n: usize) -> &'a mut [T] {
     }
 }
 
+/// A required buffer argument whose length the engine decides: NULL is
+/// `InvalidParam`; otherwise a function giving the first `len` bytes at `p`.
+///
+/// # Safety
+/// `p` must be valid for writes of the length the function is called with,
+/// for `'a`, and not be used through another pointer meanwhile.
+pub(crate) unsafe fn sized_buffer_mut<'a, T>(
+    p: *mut T,
+) -> Result<impl FnOnce(usize) -> &'a mut [u8]> {
+    if p.is_null() {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(move |len| unsafe { bytes_mut(p, len) })
+}
+
+/// As [`sized_buffer_mut`], for reading.
+///
+/// # Safety
+/// `p` must be valid for reads of the length the function is called with,
+/// for `'a`.
+pub(crate) unsafe fn sized_buffer<'a, T>(p: *const T) -> Result<impl FnOnce(usize) -> &'a [u8]> {
+    if p.is_null() {
+        return Err(Error::InvalidParam);
+    }
+    // SAFETY: guaranteed by the caller.
+    Ok(move |len| unsafe { bytes(p, len) })
+}
+
 /// `n` values at `p`, which may be NULL only when `n` is 0.
 ///
 /// # Safety
@@ -169,6 +198,23 @@ pub(crate) fn malloc_copy(b: &[u8]) -> *mut u8 {
     malloc_bytes(b, false).unwrap_or(std::ptr::null_mut())
 }
 
+/// A malloc'ed copy of the values `v` that the C caller frees with
+/// `free()`, NULL when `v` is empty; `MemoryAlloc` when malloc fails.
+pub(crate) fn malloc_nonempty<T: Copy>(v: &[T]) -> Result<*mut T> {
+    if v.is_empty() {
+        return Ok(std::ptr::null_mut());
+    }
+    // SAFETY: malloc of the non-zero size of `v`; the result is checked.
+    let p = unsafe { libc::malloc(std::mem::size_of_val(v)) } as *mut T;
+    if p.is_null() {
+        return Err(Error::MemoryAlloc);
+    }
+    // SAFETY: p holds v.len() values (malloc aligns for every fundamental
+    // type) and does not overlap v.
+    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len()) };
+    Ok(p)
+}
+
 /// A calloc'ed `T` (freed by C with `free()`, like the reference's) made
 /// by `make` from the all-zero `T`, handed to C through `out`: 0, or
 /// `BLOSC2_ERROR_MEMORY_ALLOC`.
@@ -239,6 +285,9 @@ mod tests {
                 Err(Error::InvalidParam)
             );
             assert_eq!(string_arg(std::ptr::null()), Err(Error::InvalidParam));
+            assert!(sized_buffer_mut(std::ptr::null_mut::<u8>()).is_err());
+            assert!(sized_buffer(std::ptr::null::<u8>()).is_err());
+            assert_eq!(sized_buffer_mut(x.as_mut_ptr()).map(|f| f(1).len()), Ok(1));
             assert_eq!(string(c"abc".as_ptr()).as_deref(), Some("abc"));
         }
     }
@@ -258,5 +307,12 @@ mod tests {
             libc::free(q as *mut libc::c_void);
         }
         assert_eq!(static_cstr("same"), static_cstr("same"));
+        assert!(malloc_nonempty::<i64>(&[]).unwrap().is_null());
+        let r = malloc_nonempty(&[3i64, 4]).unwrap();
+        // SAFETY: r holds two i64 from malloc and is freed once.
+        unsafe {
+            assert_eq!(std::slice::from_raw_parts(r, 2), &[3, 4]);
+            libc::free(r as *mut libc::c_void);
+        }
     }
 }

@@ -39,6 +39,18 @@ enum Backing {
     },
 }
 
+impl Backing {
+    /// A file frame at `offset` in the file at `path`, kept open as `file`.
+    fn open_file(io: Io, file: Box<dyn IoFile>, path: PathBuf, offset: u64) -> Backing {
+        Backing::File {
+            io,
+            file: Some(file),
+            path,
+            offset,
+        }
+    }
+}
+
 /// A chunk as the frame stores it.
 #[derive(Debug)]
 pub enum StoredChunk<'a> {
@@ -171,10 +183,11 @@ fn decode_offsets(chunk_bytes: &[u8], nchunks: Option<i64>, frame_len: u64) -> R
 }
 
 impl Frame {
-    /// A new, empty frame in memory.
-    pub fn new_memory(header: Vec<u8>, trailer: Vec<u8>) -> Result<Frame> {
-        let mut f = Frame {
-            backing: Backing::Memory(Vec::new()),
+    /// A frame with nothing in it yet, on `backing` (and a sparse frame's
+    /// directory).
+    fn empty(backing: Backing, sparse_dir: Option<PathBuf>) -> Frame {
+        Frame {
+            backing,
             header_len: 0,
             len: 0,
             trailer_len: 0,
@@ -182,9 +195,14 @@ impl Frame {
             offsets: Vec::new(),
             sorted: Vec::new(),
             off_chunk: Vec::new(),
-            sparse_dir: None,
+            sparse_dir,
             head: Vec::new(),
-        };
+        }
+    }
+
+    /// A new, empty frame in memory.
+    pub fn new_memory(header: Vec<u8>, trailer: Vec<u8>) -> Result<Frame> {
+        let mut f = Frame::empty(Backing::Memory(Vec::new()), None);
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
         Ok(f)
     }
@@ -195,23 +213,7 @@ impl Frame {
             return Err(Error::FileOpen);
         }
         let file = io.open(path, OpenMode::Create)?;
-        let mut f = Frame {
-            backing: Backing::File {
-                io,
-                file: Some(file),
-                path: path.to_path_buf(),
-                offset: 0,
-            },
-            header_len: 0,
-            len: 0,
-            trailer_len: 0,
-            cbytes: 0,
-            offsets: Vec::new(),
-            sorted: Vec::new(),
-            off_chunk: Vec::new(),
-            sparse_dir: None,
-            head: Vec::new(),
-        };
+        let mut f = Frame::empty(Backing::open_file(io, file, path.to_path_buf(), 0), None);
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
         f.close_if_per_operation();
         Ok(f)
@@ -279,12 +281,7 @@ impl Frame {
         file.read_at(offset + len as u64 - TRAILER_MINLEN as u64, &mut tail)?;
         let trailer_len = trailer_len_from_tail(&tail, len)?;
         let frame = Frame {
-            backing: Backing::File {
-                io,
-                file: Some(file),
-                path: path.to_path_buf(),
-                offset,
-            },
+            backing: Backing::open_file(io, file, path.to_path_buf(), offset),
             header_len: header.header_len as u64,
             len: len as u64,
             trailer_len,

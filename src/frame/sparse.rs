@@ -34,23 +34,10 @@ impl Frame {
         std::fs::create_dir_all(dir).map_err(|_| Error::FileOpen)?;
         let index = sparse_index_path(dir);
         let file = io.open(&index, OpenMode::Create)?;
-        let mut f = Frame {
-            backing: Backing::File {
-                io,
-                file: Some(file),
-                path: index,
-                offset: 0,
-            },
-            header_len: 0,
-            len: 0,
-            trailer_len: 0,
-            cbytes: 0,
-            offsets: Vec::new(),
-            sorted: Vec::new(),
-            off_chunk: Vec::new(),
-            sparse_dir: Some(dir.to_path_buf()),
-            head: Vec::new(),
-        };
+        let mut f = Frame::empty(
+            Backing::open_file(io, file, index, 0),
+            Some(dir.to_path_buf()),
+        );
         f.commit(
             super::DataEdit::Sparse { cbytes: 0 },
             Vec::new(),

@@ -83,6 +83,53 @@ impl SuperChunk {
         Ok(())
     }
 
+    /// Items at `ncoords` coordinates, with the rules of the C API's
+    /// `blosc2_schunk_get_sparse_buffer`: a negative count is
+    /// `InvalidParam`, no coordinates read nothing; otherwise `args` gives
+    /// the coordinates (`ncoords` of them) and the output buffer for the
+    /// byte count it is asked for.
+    pub fn get_sparse_with<'a>(
+        &self,
+        ncoords: i64,
+        args: impl FnOnce(usize, usize) -> Result<(&'a [i64], &'a mut [u8])>,
+    ) -> Result<()> {
+        let n = usize::try_from(ncoords).map_err(|_| Error::InvalidParam)?;
+        if n == 0 {
+            return Ok(());
+        }
+        let len = n
+            .checked_mul(self.typesize().max(0) as usize)
+            .ok_or(Error::InvalidParam)?;
+        let (coords, out) = args(n, len)?;
+        self.get_sparse(coords, out)
+    }
+
+    /// Block `nblock` of chunk `n`, a chunk of variable-length blocks,
+    /// decoded with the parameters `dparams` gives once the chunk is found
+    /// (the C API asks its decompression context for them at that point).
+    /// An empty chunk or a block number out of range is `InvalidParam`.
+    pub fn vl_block<'d>(
+        &self,
+        n: i64,
+        nblock: i32,
+        dparams: impl FnOnce() -> Result<&'d chunk::DParams>,
+    ) -> Result<Vec<u8>> {
+        let c = self.chunk(n)?;
+        if c.is_empty() {
+            return Err(Error::InvalidParam);
+        }
+        let dparams = dparams()?;
+        let vl = chunk::vlblocks::VlChunk::parse(&c)?;
+        let j = usize::try_from(nblock)
+            .ok()
+            .filter(|&j| j < vl.nblocks())
+            .ok_or(Error::InvalidParam)?;
+        // The block's size as the chunk claims it, asked for fallibly.
+        let mut block = crate::alloc::zeroed(vl.block_sizes()[j])?;
+        vl.decode_block(dparams, j, &mut block)?;
+        Ok(block)
+    }
+
     /// Indexes of the chunks holding items `[start, stop)` (1-D view).
     pub fn slice_nchunks(&self, start: i64, stop: i64) -> Result<Vec<i64>> {
         if self.nchunks() == 0 {

@@ -10,6 +10,18 @@ impl SuperChunk {
         self.exclusive(|s| s.fill_special_here(nitems, kind, chunksize))
     }
 
+    /// [`Self::fill_special`] with the special value named by its C code
+    /// (`BLOSC2_SPECIAL_ZERO`, `_NAN` or `_UNINIT`); any other code is
+    /// `SchunkSpecial`, whatever the other arguments.
+    pub fn fill_special_code(&mut self, nitems: i64, code: i32, chunksize: i32) -> Result<i64> {
+        let kind = u8::try_from(code)
+            .ok()
+            .and_then(Special::from_bits)
+            .filter(|k| matches!(k, Special::Zero | Special::Nan | Special::Uninit))
+            .ok_or(Error::SchunkSpecial)?;
+        self.fill_special(nitems, kind, chunksize)
+    }
+
     pub(super) fn fill_special_here(
         &mut self,
         nitems: i64,
@@ -136,9 +148,56 @@ impl SuperChunk {
         Ok(())
     }
 
+    /// Decode items `[start, stop)` into the buffer `dest` gives for their
+    /// byte count, with the rules of the C API's
+    /// `blosc2_schunk_get_slice_buffer`: an empty or reversed range reads
+    /// nothing (and asks for no buffer); a range that starts before 0, ends
+    /// past the last item or is larger than memory is `Failure`.
+    pub fn get_slice_with<'a>(
+        &self,
+        start: i64,
+        stop: i64,
+        dest: impl FnOnce(usize) -> &'a mut [u8],
+    ) -> Result<()> {
+        if stop <= start {
+            return Ok(());
+        }
+        let len = (stop - start)
+            .checked_mul(self.typesize() as i64)
+            .ok_or(Error::Failure)?;
+        if start < 0 || len > isize::MAX as i64 {
+            return Err(Error::Failure);
+        }
+        let len = usize::try_from(len).map_err(|_| Error::Failure)?;
+        match self.get_slice(start, stop, dest(len)) {
+            Err(Error::InvalidParam) => Err(Error::Failure),
+            r => r,
+        }
+    }
+
     /// Overwrite items `[start, stop)` from `src`, recompressing the chunks touched.
     pub fn set_slice(&mut self, start: i64, stop: i64, src: &[u8]) -> Result<()> {
         self.exclusive(|s| s.set_slice_here(start, stop, src))
+    }
+
+    /// Overwrite items `[start, stop)` from the buffer `src` gives for
+    /// their byte count, with the rules of the C API's
+    /// `blosc2_schunk_set_slice_buffer`: a reversed range, or one whose size
+    /// overflows, is `InvalidParam` (and asks for no buffer).
+    pub fn set_slice_with<'a>(
+        &mut self,
+        start: i64,
+        stop: i64,
+        src: impl FnOnce(usize) -> &'a [u8],
+    ) -> Result<()> {
+        if stop < start {
+            return Err(Error::InvalidParam);
+        }
+        let len = (stop - start)
+            .checked_mul(self.typesize() as i64)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or(Error::InvalidParam)?;
+        self.set_slice(start, stop, src(len))
     }
 
     pub(super) fn set_slice_here(&mut self, start: i64, stop: i64, src: &[u8]) -> Result<()> {

@@ -52,6 +52,20 @@ pub enum Storage {
     SparseDir(PathBuf),
 }
 
+impl Storage {
+    /// The storage a C `blosc2_storage` describes: a contiguous frame or
+    /// separate chunks, in memory without a urlpath, on disk (a frame file
+    /// or a sparse frame's directory, see [`urlpath::path_of`]) with one.
+    pub fn from_urlpath(contiguous: bool, urlpath: Option<&str>) -> Storage {
+        match (contiguous, urlpath) {
+            (false, None) => Storage::Memory,
+            (true, None) => Storage::FrameInMemory,
+            (true, Some(u)) => Storage::FrameFile(urlpath::path_of(u)),
+            (false, Some(u)) => Storage::SparseDir(urlpath::path_of(u)),
+        }
+    }
+}
+
 #[derive(Debug)]
 enum Store {
     Chunks(Vec<Vec<u8>>),
@@ -404,6 +418,23 @@ impl SuperChunk {
         self.cbytes = f.data_len() as i64;
         self.store = Store::Frame(f);
         r
+    }
+
+    /// Close the super-chunk: write out what is pending, and give back the
+    /// buffer of a contiguous frame held in memory (C clients may keep the
+    /// one they were lent; see [`Self::frame_buffer`]).
+    pub fn close(mut self) -> Option<Vec<u8>> {
+        let _ = self.sync();
+        self.into_memory_frame()
+    }
+
+    /// The super-chunk as one contiguous frame: the frame's own buffer when
+    /// it is held in memory, a serialized copy otherwise.
+    pub fn frame_buffer(&self) -> Result<Cow<'_, [u8]>> {
+        match self.frame().and_then(|f| f.memory_bytes()) {
+            Some(b) => Ok(Cow::Borrowed(b)),
+            None => self.to_frame_bytes().map(Cow::Owned),
+        }
     }
 
     /// The buffer of a contiguous frame held in memory, taken out of the

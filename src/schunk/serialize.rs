@@ -69,16 +69,41 @@ impl SuperChunk {
     }
 
     /// Write the super-chunk as a contiguous frame into a new file (replacing
-    /// an existing one); returns the frame length.
+    /// an existing one); returns the frame length. A frame in memory reports
+    /// the write's own error, any other super-chunk `SchunkCopy` (as the
+    /// reference, which copies it into a frame first).
     pub fn to_file(&self, path: &Path) -> Result<i64> {
+        self.frame_file_error(self.write_frame_to(path))
+    }
+
+    /// Append the super-chunk as a contiguous frame at the end of a file
+    /// (created when missing); returns the offset where it starts. Errors
+    /// as for [`Self::to_file`].
+    pub fn append_to_file(&self, path: &Path) -> Result<i64> {
+        self.frame_file_error(self.append_frame_to(path))
+    }
+
+    /// The error a frame file write reports, as the reference's: the
+    /// write's own for a frame held in memory; `SchunkCopy` for any other
+    /// super-chunk, which is copied into a frame first.
+    fn frame_file_error(&self, r: Result<i64>) -> Result<i64> {
+        let in_memory_frame = self.frame().is_some_and(|f| f.memory_bytes().is_some());
+        r.map_err(|e| {
+            if in_memory_frame {
+                e
+            } else {
+                Error::SchunkCopy
+            }
+        })
+    }
+
+    fn write_frame_to(&self, path: &Path) -> Result<i64> {
         let bytes = self.to_frame_bytes()?;
         std::fs::write(path, &bytes).map_err(|_| Error::FileWrite)?;
         Ok(bytes.len() as i64)
     }
 
-    /// Append the super-chunk as a contiguous frame at the end of a file
-    /// (created when missing); returns the offset where it starts.
-    pub fn append_to_file(&self, path: &Path) -> Result<i64> {
+    fn append_frame_to(&self, path: &Path) -> Result<i64> {
         use std::io::Write;
         let bytes = self.to_frame_bytes()?;
         let mut f = std::fs::OpenOptions::new()

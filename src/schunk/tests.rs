@@ -759,3 +759,172 @@ fn slice_chunk_indexes_of_a_plain_super_chunk_take_item_bounds() {
     );
     assert_eq!(sc.slice_chunk_indexes(&[], &[5]), Err(Error::InvalidParam));
 }
+
+/// The C API's sizing of slice reads: nothing asked for an empty or
+/// reversed range, `Failure` outside the items or past memory.
+#[test]
+fn slice_reads_and_writes_size_the_caller_buffer() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    sc.append_buffer(&data(1000, 3)).unwrap();
+    let mut buf = vec![0u8; 40];
+    let mut asked = None;
+    sc.get_slice_with(10, 20, |n| {
+        asked = Some(n);
+        &mut buf[..n]
+    })
+    .unwrap();
+    assert_eq!(asked, Some(40));
+    assert_eq!(buf, data(1000, 3)[40..80]);
+    let never = |_: usize| -> &mut [u8] { unreachable!() };
+    assert_eq!(sc.get_slice_with(5, 5, never), Ok(()));
+    assert_eq!(sc.get_slice_with(7, 3, never), Ok(()));
+    assert_eq!(sc.get_slice_with(-1, 2, never), Err(Error::Failure));
+    assert_eq!(
+        sc.get_slice_with(i64::MAX / 2, i64::MAX, never),
+        Err(Error::Failure)
+    );
+    let mut past = [0u8; 8];
+    assert_eq!(
+        sc.get_slice_with(999, 1001, |n| &mut past[..n]),
+        Err(Error::Failure)
+    );
+
+    let src = [7u8; 8];
+    let mut asked = None;
+    sc.set_slice_with(2, 4, |n| {
+        asked = Some(n);
+        &src[..n]
+    })
+    .unwrap();
+    assert_eq!(asked, Some(8));
+    let mut back = [0u8; 8];
+    sc.get_slice(2, 4, &mut back).unwrap();
+    assert_eq!(back, [7u8; 8]);
+    let never = |_: usize| -> &[u8] { unreachable!() };
+    assert_eq!(sc.set_slice_with(4, 2, never), Err(Error::InvalidParam));
+    assert_eq!(
+        sc.set_slice_with(0, i64::MAX, never),
+        Err(Error::InvalidParam)
+    );
+}
+
+/// The C API's sizing of scattered reads: a negative count is refused and
+/// no coordinates ask for no buffers.
+#[test]
+fn sparse_reads_size_the_caller_buffers() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    sc.append_buffer(&data(1000, 5)).unwrap();
+    let never = |_: usize, _: usize| -> Result<(&[i64], &mut [u8])> { unreachable!() };
+    assert_eq!(sc.get_sparse_with(-1, never), Err(Error::InvalidParam));
+    assert_eq!(sc.get_sparse_with(0, never), Ok(()));
+    assert_eq!(
+        sc.get_sparse_with(2, |_, _| Err(Error::InvalidParam)),
+        Err(Error::InvalidParam)
+    );
+    let coords = [3i64, 0];
+    let mut out = [0u8; 8];
+    let mut asked = None;
+    sc.get_sparse_with(2, |n, len| {
+        asked = Some((n, len));
+        Ok((&coords[..n], &mut out[..len]))
+    })
+    .unwrap();
+    assert_eq!(asked, Some((2, 8)));
+    let d = data(1000, 5);
+    assert_eq!(out[..4], d[12..16]);
+    assert_eq!(out[4..], d[..4]);
+}
+
+/// One block of a VL-block chunk, decoded with the parameters asked for
+/// once the chunk is found.
+#[test]
+fn vl_blocks_read_one_block() {
+    let blocks: [&[u8]; 2] = [b"first block", &[9u8; 300]];
+    let mut c = vec![0u8; 4096];
+    let n = chunk::vlblocks::compress(&cp(1), &blocks, &mut c).unwrap();
+    c.truncate(n);
+    let mut sc = SuperChunk::new(cp(1), DParams::default(), Storage::Memory).unwrap();
+    sc.append_chunk(c).unwrap();
+    let dp = DParams::default();
+    assert_eq!(sc.vl_block(0, 0, || Ok(&dp)).unwrap(), b"first block");
+    assert_eq!(sc.vl_block(0, 1, || Ok(&dp)).unwrap(), vec![9u8; 300]);
+    assert_eq!(sc.vl_block(0, 2, || Ok(&dp)), Err(Error::InvalidParam));
+    assert_eq!(sc.vl_block(0, -1, || Ok(&dp)), Err(Error::InvalidParam));
+    assert_eq!(sc.vl_block(1, 0, || Ok(&dp)), Err(Error::InvalidParam));
+    // The parameters are asked for only once the chunk is found.
+    assert_eq!(
+        sc.vl_block(0, 0, || Err(Error::NullPointer)),
+        Err(Error::NullPointer)
+    );
+    assert_eq!(
+        sc.vl_block(5, 0, || Err(Error::NullPointer)),
+        Err(Error::InvalidParam)
+    );
+}
+
+#[test]
+fn storage_follows_contiguity_and_urlpath() {
+    assert_eq!(Storage::from_urlpath(false, None), Storage::Memory);
+    assert_eq!(Storage::from_urlpath(true, None), Storage::FrameInMemory);
+    assert_eq!(
+        Storage::from_urlpath(true, Some("file:///x.b2frame")),
+        Storage::FrameFile(PathBuf::from("x.b2frame"))
+    );
+    assert_eq!(
+        Storage::from_urlpath(false, Some("d.b2frame")),
+        Storage::SparseDir(PathBuf::from("d.b2frame"))
+    );
+}
+
+/// A frame in memory lends its own buffer, which closing gives back; other
+/// storages serialize a copy and give nothing back.
+#[test]
+fn frame_buffer_lends_a_memory_frame_and_close_gives_it_back() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::FrameInMemory).unwrap();
+    sc.append_buffer(&data(100, 1)).unwrap();
+    let lent = match sc.frame_buffer().unwrap() {
+        Cow::Borrowed(b) => (b.as_ptr(), b.to_vec()),
+        Cow::Owned(_) => panic!("a frame in memory is lent"),
+    };
+    let back = sc.close().unwrap();
+    assert_eq!((back.as_ptr(), back), lent);
+
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    sc.append_buffer(&data(100, 1)).unwrap();
+    let copy = sc.frame_buffer().unwrap();
+    assert!(matches!(copy, Cow::Owned(_)));
+    assert_eq!(copy.as_ref(), sc.to_frame_bytes().unwrap());
+    drop(copy);
+    assert!(sc.close().is_none());
+}
+
+/// Fill codes other than zeros, NaNs and uninitialized items are refused
+/// before anything else is looked at.
+#[test]
+fn fill_special_codes_name_the_fill_value() {
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    for bad in [0, 3, 5, 257, -1] {
+        assert_eq!(sc.fill_special_code(0, bad, 400), Err(Error::SchunkSpecial));
+    }
+    assert_eq!(sc.fill_special_code(0, 1, 400), Ok(0));
+    assert_eq!(sc.fill_special_code(250, 2, 400), Ok(3));
+    let last = sc.decompress_chunk_vec(2).unwrap();
+    assert!(f32::from_le_bytes(last[..4].try_into().unwrap()).is_nan());
+    let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    assert_eq!(sc.fill_special_code(10, 4, 40), Ok(1));
+}
+
+/// A frame file that cannot be written: the write's error for a frame in
+/// memory, `SchunkCopy` for separate chunks (copied into a frame first).
+#[test]
+fn frame_file_errors_follow_the_storage() {
+    let nowhere = tmp("no-such-dir").join("x.b2frame");
+    let mut frame = SuperChunk::new(cp(4), DParams::default(), Storage::FrameInMemory).unwrap();
+    frame.append_buffer(&data(100, 2)).unwrap();
+    assert_eq!(frame.to_file(&nowhere), Err(Error::FileWrite));
+    assert_eq!(frame.append_to_file(&nowhere), Err(Error::FileOpen));
+    let mut chunks = SuperChunk::new(cp(4), DParams::default(), Storage::Memory).unwrap();
+    chunks.append_buffer(&data(100, 2)).unwrap();
+    assert_eq!(chunks.to_file(&nowhere), Err(Error::SchunkCopy));
+    assert_eq!(chunks.append_to_file(&nowhere), Err(Error::SchunkCopy));
+}

@@ -5,7 +5,13 @@
 use crate::error::{Error, Result};
 use crate::frame::lock::lock_path;
 use std::io::ErrorKind;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The file-system path a urlpath names: the path itself, or what follows
+/// a `file:///` prefix.
+pub fn path_of(urlpath: &str) -> PathBuf {
+    PathBuf::from(urlpath.strip_prefix("file:///").unwrap_or(urlpath))
+}
 
 /// Remove the (flat) files of the directory `dir`, then the directory.
 pub fn remove_dir(dir: &Path) -> Result<()> {
@@ -44,6 +50,13 @@ pub fn rename(old: &Path, new: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_url_names_the_path_after_its_prefix() {
+        assert_eq!(path_of("file:///tmp/a.b2frame"), Path::new("tmp/a.b2frame"));
+        assert_eq!(path_of("/tmp/a.b2frame"), Path::new("/tmp/a.b2frame"));
+        assert_eq!(path_of("dir.b2frame"), Path::new("dir.b2frame"));
+    }
 
     #[test]
     fn remove_takes_the_lock_file_too_and_rename_needs_a_source() {

@@ -1,6 +1,7 @@
 //! Chunks and items of a super-chunk: add, replace, delete, read, slices.
 
 use super::*;
+use std::borrow::Cow;
 
 /// The bytes of the chunk at `p`, bounded by its header's cbytes.
 ///
@@ -155,11 +156,20 @@ pub unsafe extern "C" fn blosc2_schunk_decompress_chunk(
     unsafe { reading(schunk, call) }
 }
 
-pub(super) unsafe fn get_chunk_impl(
+/// What `blosc2_schunk_get_chunk` and `blosc2_schunk_get_lazychunk`
+/// share: separate chunks held in memory are lent, as the reference lends
+/// them; others are handed out as malloc'ed copies (lazy chunks for frames
+/// on disk when `lazy`).
+///
+/// # Safety
+/// `schunk` as for [`reading`]; `chunk` and `needs_free` NULL or valid for
+/// writing.
+unsafe fn get_chunk_impl(
     schunk: *mut blosc2_schunk,
     nchunk: i64,
     chunk: *mut *mut u8,
     needs_free: *mut bool,
+    lazy: bool,
 ) -> c_int {
     if chunk.is_null() || needs_free.is_null() {
         return Error::NullPointer.code();
@@ -171,19 +181,22 @@ pub(super) unsafe fn get_chunk_impl(
     }
     let call = |h: &mut Access<'_>| {
         h.c.current_nchunk = nchunk;
-        if let Some(chunks) = h.sc.memory_chunks() {
-            if nchunk < 0 || nchunk >= chunks.len() as i64 {
-                return Error::InvalidParam.code();
+        let read = if lazy {
+            h.sc.lazy_chunk(nchunk)
+        } else {
+            h.sc.chunk(nchunk)
+        };
+        match read {
+            Ok(Cow::Borrowed(c)) if h.sc.memory_chunks().is_some() => {
+                // SAFETY: out-pointers checked; the chunk lives in the super-chunk.
+                unsafe { *chunk = c.as_ptr() as *mut u8 };
+                c.len() as c_int
             }
-            let c = &chunks[nchunk as usize];
-            // SAFETY: out-pointers checked; the chunk lives in the super-chunk.
-            unsafe { *chunk = c.as_ptr() as *mut u8 };
-            return c.len() as c_int;
+            // SAFETY: out-pointers checked above.
+            read => unsafe { hand_out_copy(read, chunk, needs_free) },
         }
-        // SAFETY: out-pointers checked above.
-        unsafe { hand_out_copy(h.sc.chunk(nchunk), chunk, needs_free) }
     };
-    // SAFETY: a super-chunk pointer from this library.
+    // SAFETY: guaranteed by the caller.
     unsafe { reading(schunk, call) }
 }
 
@@ -221,8 +234,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_chunk(
     chunk: *mut *mut u8,
     needs_free: *mut bool,
 ) -> c_int {
-    // SAFETY: same contract.
-    unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free) }
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free, false) }
 }
 
 /// A lazy chunk for frames on disk (header, block starts and a trailer
@@ -234,27 +247,8 @@ pub unsafe extern "C" fn blosc2_schunk_get_lazychunk(
     chunk: *mut *mut u8,
     needs_free: *mut bool,
 ) -> c_int {
-    let on_disk = guard(false, || {
-        // SAFETY: a super-chunk pointer from this library.
-        unsafe { holder(schunk) }
-            .is_ok_and(|h| h.sc.frame().is_some_and(|f| f.memory_bytes().is_none()))
-    });
-    if !on_disk || chunk.is_null() || needs_free.is_null() {
-        // SAFETY: same contract.
-        return unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free) };
-    }
-    // SAFETY: out-pointers checked above.
-    unsafe {
-        *chunk = std::ptr::null_mut();
-        *needs_free = false;
-    }
-    let call = |h: &mut Access<'_>| {
-        h.c.current_nchunk = nchunk;
-        // SAFETY: out-pointers checked above.
-        unsafe { hand_out_copy(h.sc.lazy_chunk(nchunk), chunk, needs_free) }
-    };
-    // SAFETY: a super-chunk pointer from this library.
-    unsafe { reading(schunk, call) }
+    // SAFETY: pointers as documented in blosc2.h.
+    unsafe { get_chunk_impl(schunk, nchunk, chunk, needs_free, true) }
 }
 
 /// The whole chunk behind `src` when it is a lazy chunk of the super-chunk
@@ -279,37 +273,29 @@ pub unsafe extern "C" fn blosc2_schunk_get_vlblock(
     dest: *mut *mut u8,
     destsize: *mut i32,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        if schunk.is_null() || dest.is_null() || destsize.is_null() {
-            return Error::InvalidParam.code();
-        }
-        let mut chunk: *mut u8 = std::ptr::null_mut();
-        let mut nf = false;
-        // SAFETY: a super-chunk pointer from this library; valid out-pointers.
-        let cb = unsafe { get_chunk_impl(schunk, nchunk, &mut chunk, &mut nf) };
-        if cb < 0 {
-            return cb;
-        }
-        if chunk.is_null() || cb == 0 {
-            return Error::InvalidParam.code();
-        }
-        // SAFETY: the super-chunk's decompression context and the chunk just read.
-        let rc = unsafe {
-            crate::ffi::api::blosc2_vldecompress_block_ctx(
-                (*schunk).dctx,
-                chunk as *const c_void,
-                cb,
-                nblock,
-                dest,
-                destsize,
-            )
+    if schunk.is_null() || dest.is_null() || destsize.is_null() {
+        return Error::InvalidParam.code();
+    }
+    let call = |h: &mut Access<'_>| {
+        h.c.current_nchunk = nchunk;
+        // The decompression context in the struct now (the client may have
+        // replaced it), as blosc2_vldecompress_block_ctx takes it.
+        // SAFETY: `dctx` is NULL or a live context, as the reference requires.
+        let dctx = || match unsafe { h.c.dctx.as_ref() } {
+            None => Err(Error::NullPointer),
+            Some(ctx) if ctx.compress => Err(Error::InvalidParam),
+            Some(ctx) => Ok(&ctx.dparams),
         };
-        if nf {
-            // SAFETY: malloc'ed by get_chunk_impl for us.
-            unsafe { libc::free(chunk as *mut c_void) };
+        let block = h.sc.vl_block(nchunk, nblock, dctx)?;
+        // SAFETY: out-pointers checked above.
+        unsafe {
+            *dest = malloc_copy(&block);
+            *destsize = block.len() as i32;
         }
-        rc
-    })
+        Ok(block.len() as c_int)
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { reading(schunk, call) }
 }
 
 #[no_mangle]
@@ -319,32 +305,14 @@ pub unsafe extern "C" fn blosc2_schunk_get_sparse_buffer(
     coords: *const i64,
     buffer: *mut c_void,
 ) -> c_int {
-    let call = |h: &mut Access<'_>| {
-        if ncoords < 0 {
-            return Error::InvalidParam.code();
-        }
-        if ncoords == 0 {
-            return 0;
-        }
+    let args = |n, len| {
         if coords.is_null() || buffer.is_null() {
-            return Error::InvalidParam.code();
+            return Err(Error::InvalidParam);
         }
-        let ts = h.sc.typesize().max(0) as usize;
-        let Some(n) = (ncoords as usize).checked_mul(ts) else {
-            return Error::InvalidParam.code();
-        };
         // SAFETY: the caller passes ncoords coordinates and room for as many items.
-        let (c, out) = unsafe {
-            (
-                items(coords, ncoords as usize),
-                items_mut(buffer as *mut u8, n),
-            )
-        };
-        match h.sc.get_sparse(c, out) {
-            Ok(()) => 0,
-            Err(e) => e.code(),
-        }
+        Ok(unsafe { (items(coords, n), items_mut(buffer as *mut u8, len)) })
     };
+    let call = |h: &mut Access<'_>| h.sc.get_sparse_with(ncoords, args).map(|()| 0);
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading_with(schunk, |_| Error::InvalidParam, call) }
 }
@@ -354,24 +322,15 @@ pub unsafe extern "C" fn blosc2_schunk_reorder_offsets(
     schunk: *mut blosc2_schunk,
     offsets_order: *mut i64,
 ) -> c_int {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        mutate(schunk, |h| {
-            let n = h.sc.nchunks() as usize;
-            if offsets_order.is_null() && n > 0 {
-                return Err(Error::NullPointer);
-            }
-            // SAFETY: offsets_order holds nchunks entries.
-            let order = if n == 0 {
-                &[][..]
-            } else {
-                items(offsets_order, n)
-            };
-            h.sc.reorder_offsets(order)?;
-            h.c.change_tick += 1;
-            Ok(0)
-        })
-    }
+    let call = |h: &mut Holder| {
+        // SAFETY: offsets_order holds nchunks entries (blosc2.h).
+        let order = unsafe { required_items(offsets_order, h.sc.nchunks() as usize) }?;
+        h.sc.reorder_offsets(order)?;
+        h.c.change_tick += 1;
+        Ok(0)
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { mutate(schunk, call) }
 }
 
 #[no_mangle]
@@ -383,30 +342,16 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
 ) -> i64 {
     let call = |h: &mut Access<'_>| {
         if start.is_null() || stop.is_null() || chunks_idx.is_null() {
-            return Error::NullPointer.code() as i64;
+            return Err(Error::NullPointer);
         }
-        let nd = match h.sc.slice_dims() {
-            Ok(nd) => nd,
-            Err(e) => return e.code() as i64,
-        };
+        let nd = h.sc.slice_dims()?;
         // SAFETY: start and stop hold slice_dims entries (API contract: ndim
         // for an n-dimensional array, one item index otherwise).
         let (a, b) = unsafe { (items(start, nd), items(stop, nd)) };
-        let idx = match h.sc.slice_chunk_indexes(a, b) {
-            Ok(v) => v,
-            Err(e) => return e.code() as i64,
-        };
-        let p = if idx.is_empty() {
-            std::ptr::null_mut()
-        } else {
-            malloc_i64s(&idx)
-        };
-        if !idx.is_empty() && p.is_null() {
-            return Error::MemoryAlloc.code() as i64;
-        }
+        let idx = h.sc.slice_chunk_indexes(a, b)?;
         // SAFETY: checked non-NULL above.
-        unsafe { *chunks_idx = p };
-        idx.len() as i64
+        unsafe { *chunks_idx = malloc_nonempty(&idx)? };
+        Ok(idx.len() as i64)
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, call) }
@@ -420,27 +365,9 @@ pub unsafe extern "C" fn blosc2_schunk_get_slice_buffer(
     buffer: *mut c_void,
 ) -> c_int {
     let call = |h: &mut Access<'_>| {
-        if buffer.is_null() {
-            return Error::InvalidParam.code();
-        }
-        // As the reference: an empty or reversed range reads nothing and
-        // succeeds; a range outside the super-chunk is BLOSC2_ERROR_FAILURE.
-        if stop <= start {
-            return 0;
-        }
-        let Some(n) = (stop - start).checked_mul(h.sc.typesize() as i64) else {
-            return Error::Failure.code();
-        };
-        if start < 0 || n > isize::MAX as i64 {
-            return Error::Failure.code();
-        }
         // SAFETY: the buffer holds (stop - start) * typesize bytes.
-        let out = unsafe { items_mut(buffer as *mut u8, n as usize) };
-        match h.sc.get_slice(start, stop, out) {
-            Ok(()) => 0,
-            Err(Error::InvalidParam) => Error::Failure.code(),
-            Err(e) => e.code(),
-        }
+        let dest = unsafe { sized_buffer_mut(buffer) }?;
+        h.sc.get_slice_with(start, stop, dest).map(|()| 0)
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, call) }
@@ -453,20 +380,13 @@ pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
     stop: i64,
     buffer: *mut c_void,
 ) -> c_int {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        mutate(schunk, |h| {
-            if buffer.is_null() || stop < start {
-                return Err(Error::InvalidParam);
-            }
-            let n = (stop - start)
-                .checked_mul(h.sc.typesize() as i64)
-                .ok_or(Error::InvalidParam)?;
-            // SAFETY: the buffer holds (stop - start) * typesize bytes.
-            let src = bytes(buffer as *const u8, n as usize);
-            h.sc.set_slice(start, stop, src).map(|_| 0)
-        })
-    }
+    let call = |h: &mut Holder| {
+        // SAFETY: the buffer holds (stop - start) * typesize bytes.
+        let src = unsafe { sized_buffer(buffer) }?;
+        h.sc.set_slice_with(start, stop, src).map(|()| 0)
+    };
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { mutate(schunk, call) }
 }
 
 #[no_mangle]
@@ -476,18 +396,9 @@ pub unsafe extern "C" fn blosc2_schunk_fill_special(
     special_value: c_int,
     chunksize: i32,
 ) -> i64 {
-    // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        mutate(schunk, |h| {
-            let kind = match special_value {
-                1 => Special::Zero,
-                2 => Special::Nan,
-                4 => Special::Uninit,
-                _ => return Err(Error::SchunkSpecial),
-            };
-            h.sc.fill_special(nitems, kind, chunksize)
-        })
-    }
+    let call = |h: &mut Holder| h.sc.fill_special_code(nitems, special_value, chunksize);
+    // SAFETY: a super-chunk pointer from this library.
+    unsafe { mutate(schunk, call) }
 }
 
 /// What the two calls that hand out a super-chunk's parameters share: a

@@ -1,11 +1,11 @@
 //! Making, opening, copying, serializing and freeing super-chunks.
 
 use super::*;
+use crate::schunk::urlpath;
+use std::borrow::Cow;
 
-pub(super) fn normalize_urlpath(s: &str) -> PathBuf {
-    PathBuf::from(s.strip_prefix("file:///").unwrap_or(s))
-}
-
+/// The engine storage a C storage describes, its urlpath, and whether it
+/// is contiguous (NULL: separate chunks in memory).
 pub(super) fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option<String>, bool)> {
     let Some(st) = st else {
         return Ok((Storage::Memory, None, false));
@@ -16,12 +16,35 @@ pub(super) fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option
         // SAFETY: a storage's non-NULL urlpath is a C string.
         Some(unsafe { string_arg(st.urlpath) }?)
     };
-    Ok(match (st.contiguous, &url) {
-        (false, None) => (Storage::Memory, None, false),
-        (true, None) => (Storage::FrameInMemory, None, true),
-        (true, Some(u)) => (Storage::FrameFile(normalize_urlpath(u)), url.clone(), true),
-        (false, Some(u)) => (Storage::SparseDir(normalize_urlpath(u)), url.clone(), false),
-    })
+    let kind = Storage::from_urlpath(st.contiguous, url.as_deref());
+    Ok((kind, url, st.contiguous))
+}
+
+/// The parameters and I/O backend a C storage names, the defaults for
+/// those it leaves NULL (or for a NULL storage).
+///
+/// # Safety
+/// The non-NULL pointers of `st` must point at valid structs.
+unsafe fn storage_params(
+    st: Option<&blosc2_storage>,
+) -> (blosc2_cparams, blosc2_dparams, blosc2_io) {
+    let Some(st) = st else {
+        return (cparams_defaults(), dparams_defaults(), io_defaults());
+    };
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        (
+            st.cparams
+                .as_ref()
+                .copied()
+                .unwrap_or_else(cparams_defaults),
+            st.dparams
+                .as_ref()
+                .copied()
+                .unwrap_or_else(dparams_defaults),
+            st.io.as_ref().copied().unwrap_or_else(io_defaults),
+        )
+    }
 }
 
 pub(super) fn io_defaults() -> blosc2_io {
@@ -56,13 +79,15 @@ pub(super) fn c_params_of(sc: &SuperChunk) -> (blosc2_cparams, blosc2_dparams) {
     (c, d)
 }
 
+/// The C handle of an opened super-chunk, with C parameters describing it.
 pub(super) fn wrap_opened(
     sc: SuperChunk,
-    contiguous: bool,
+    io: blosc2_io,
     url: Option<String>,
+    contiguous: bool,
 ) -> *mut blosc2_schunk {
     let (c, d) = c_params_of(&sc);
-    Holder::into_c(sc, c, d, io_defaults(), url, contiguous)
+    Holder::into_c(sc, c, d, io, url, contiguous)
 }
 
 #[no_mangle]
@@ -70,32 +95,15 @@ pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut
     guard(std::ptr::null_mut(), || {
         // SAFETY: storage is NULL or points at a blosc2_storage (blosc2.h).
         let st = unsafe { storage.as_ref() };
-        let Ok((kind, url, contiguous)) = storage_of(st) else {
-            return std::ptr::null_mut();
-        };
         // SAFETY: non-NULL parameter pointers in a storage point at valid structs.
-        let c = st
-            .and_then(|s| unsafe { s.cparams.as_ref() })
-            .copied()
-            .unwrap_or_else(cparams_defaults);
-        // SAFETY: as above.
-        let d = st
-            .and_then(|s| unsafe { s.dparams.as_ref() })
-            .copied()
-            .unwrap_or_else(dparams_defaults);
-        // SAFETY: as above.
-        let io = st
-            .and_then(|s| unsafe { s.io.as_ref() })
-            .copied()
-            .unwrap_or_else(io_defaults);
-        let Some((cp, dp)) = engine_params(&c, &d) else {
-            return std::ptr::null_mut();
-        };
-        let Ok(eio) = crate::ffi::io::engine_io(&io) else {
-            return std::ptr::null_mut();
-        };
-        match SuperChunk::new_with_io(cp, dp, kind, eio) {
-            Ok(sc) => Holder::into_c(sc, c, d, io, url, contiguous),
+        let (c, d, io) = unsafe { storage_params(st) };
+        let made = storage_of(st).and_then(|(kind, url, contiguous)| {
+            let (cp, dp) = engine_params(&c, &d).ok_or(Error::InvalidParam)?;
+            let eio = crate::ffi::io::engine_io(&io)?;
+            Ok((SuperChunk::new_with_io(cp, dp, kind, eio)?, url, contiguous))
+        });
+        match made {
+            Ok((sc, url, contiguous)) => Holder::into_c(sc, c, d, io, url, contiguous),
             Err(_) => std::ptr::null_mut(),
         }
     })
@@ -108,44 +116,29 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
             return 0;
         }
         // SAFETY: a pointer from Box::into_raw of a Holder, freed once here.
-        let mut h = unsafe { Box::from_raw(schunk as *mut Holder) };
+        let h = unsafe { Box::from_raw(schunk as *mut Holder) };
         if !h.avoid_cframe_free && !h.user_cframe.is_null() {
             // SAFETY: the caller handed us this malloc'ed frame and asked us to free it.
             unsafe { libc::free(h.user_cframe as *mut c_void) };
         }
-        let _ = h.sc.sync();
-        let io = h.io;
-        // The contexts in the struct now, which the client may have replaced.
-        for ctx in [h.c.cctx, h.c.dctx] {
-            if !ctx.is_null() {
-                // SAFETY: a context from blosc2_create_*ctx that the struct
-                // owns, as in the reference; freed once here.
-                drop(unsafe { Box::from_raw(ctx) });
-            }
-        }
-        let lent = if h.avoid_cframe_free {
-            h.lent_cframe
-        } else {
-            std::ptr::null()
-        };
+        let (io, contexts) = (h.io, [h.c.cctx, h.c.dctx]);
+        let taken = h.avoid_cframe_free.then_some(h.lent_cframe);
         let Holder { sc, .. } = *h;
-        if !lent.is_null() {
-            // The client took the frame buffer (blosc2_schunk_to_buffer) and
-            // frees it itself, as blosc2-rs does: leave it allocated (a Vec<u8>
-            // comes from malloc, so free() may release it).
-            if let Some(v) = sc.into_memory_frame() {
-                if v.as_ptr() == lent {
-                    std::mem::forget(v);
-                }
-            }
-        } else {
-            drop(sc);
+        let frame = sc.close();
+        // The contexts in the struct now, which the client may have replaced.
+        for ctx in contexts.into_iter().filter(|c| !c.is_null()) {
+            // SAFETY: a context from blosc2_create_*ctx that the struct owns,
+            // as in the reference; freed once here.
+            drop(unsafe { Box::from_raw(ctx) });
+        }
+        // The client took the frame buffer blosc2_schunk_to_buffer lent it
+        // and frees it itself, as blosc2-rs does: leave it allocated (a
+        // Vec<u8> comes from malloc, so free() may release it).
+        if let Some(v) = frame.filter(|v| taken == Some(v.as_ptr())) {
+            std::mem::forget(v);
         }
         // Like the reference, release the backend's resources with the super-chunk.
-        if crate::ffi::io::destroy_io(&io) < 0 {
-            return 1;
-        }
-        0
+        c_int::from(crate::ffi::io::destroy_io(&io) < 0)
     })
 }
 
@@ -189,22 +182,20 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
         }
         // SAFETY: the caller passes a buffer of `len` bytes.
         let b = unsafe { bytes(cframe, len as usize) }.to_vec();
-        match SuperChunk::from_frame_bytes(b, copy) {
-            Ok(sc) => {
-                let p = wrap_opened(sc, !copy, None);
-                if !copy {
-                    // SAFETY: p was just created by wrap_opened.
-                    if let Ok(h) = unsafe { holder_raw(p) } {
-                        h.user_cframe = cframe;
-                        h.user_cframe_len = len as usize;
-                        // As the reference: the caller's buffer stays the caller's.
-                        h.avoid_cframe_free = true;
-                    }
-                }
-                p
+        let Ok(sc) = SuperChunk::from_frame_bytes(b, copy) else {
+            return std::ptr::null_mut();
+        };
+        let p = wrap_opened(sc, io_defaults(), None, !copy);
+        if !copy {
+            // SAFETY: p was just created by wrap_opened.
+            if let Ok(h) = unsafe { holder_raw(p) } {
+                h.user_cframe = cframe;
+                h.user_cframe_len = len as usize;
+                // As the reference: the caller's buffer stays the caller's.
+                h.avoid_cframe_free = true;
             }
-            Err(_) => std::ptr::null_mut(),
         }
+        p
     })
 }
 
@@ -255,23 +246,17 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
         let Ok(url) = (unsafe { string_arg(urlpath) }) else {
             return std::ptr::null_mut();
         };
-        let opened = (|| {
-            if offset < 0 {
-                return Err(Error::InvalidParam);
-            }
-            let eio = crate::ffi::io::engine_io(&io)?;
-            SuperChunk::open_locking(
-                &normalize_urlpath(&url),
-                offset as u64,
-                eio,
-                locking_enabled(&io),
-            )
-        })();
+        let opened = u64::try_from(offset)
+            .map_err(|_| Error::InvalidParam)
+            .and_then(|offset| {
+                let eio = crate::ffi::io::engine_io(&io)?;
+                let path = urlpath::path_of(&url);
+                SuperChunk::open_locking(&path, offset, eio, locking_enabled(&io))
+            });
         match opened {
             Ok(sc) => {
                 let contiguous = !sc.is_sparse();
-                let (c, d) = c_params_of(&sc);
-                Holder::into_c(sc, c, d, io, Some(url), contiguous)
+                wrap_opened(sc, io, Some(url), contiguous)
             }
             Err(_) => {
                 crate::ffi::io::destroy_io(&io);
@@ -309,36 +294,36 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
 
 /// `blosc2_schunk_to_buffer` once its out-pointers are checked.
 fn frame_buffer(h: &mut Holder, cframe: *mut *mut u8, needs_free: *mut bool) -> i64 {
-    if let Some(b) = h.sc.frame().and_then(|f| f.memory_bytes()) {
-        // A frame opened on the caller's buffer without copy and not
-        // changed since: that buffer, as the reference returns it (it
-        // stays the caller's; we hold a copy of it).
-        // SAFETY: the caller lent us user_cframe_len bytes at user_cframe.
-        let mine =
-            !h.user_cframe.is_null() && unsafe { bytes(h.user_cframe, h.user_cframe_len) } == b;
-        let (at, len) = if mine {
-            (h.user_cframe as *const u8, h.user_cframe_len)
-        } else {
-            (b.as_ptr(), b.len())
-        };
-        // SAFETY: out-pointers checked above; the bytes live as long as the
-        // super-chunk stays unchanged, as with the reference.
-        unsafe {
-            *cframe = at as *mut u8;
-            *needs_free = false;
+    match h.sc.frame_buffer() {
+        Ok(Cow::Borrowed(b)) => {
+            // A frame opened on the caller's buffer without copy and not
+            // changed since: that buffer, as the reference returns it (it
+            // stays the caller's; we hold a copy of it).
+            // SAFETY: the caller lent us user_cframe_len bytes at user_cframe.
+            let mine =
+                !h.user_cframe.is_null() && unsafe { bytes(h.user_cframe, h.user_cframe_len) } == b;
+            let (at, len) = if mine {
+                (h.user_cframe as *const u8, h.user_cframe_len)
+            } else {
+                (b.as_ptr(), b.len())
+            };
+            // SAFETY: out-pointers checked by the caller; the bytes live as
+            // long as the super-chunk stays unchanged, as with the reference.
+            unsafe {
+                *cframe = at as *mut u8;
+                *needs_free = false;
+            }
+            if h.user_cframe.is_null() {
+                h.lent_cframe = at;
+            }
+            len as i64
         }
-        if h.user_cframe.is_null() {
-            h.lent_cframe = at;
-        }
-        return len as i64;
-    }
-    match h.sc.to_frame_bytes() {
-        Ok(b) => {
+        Ok(Cow::Owned(b)) => {
             let p = malloc_copy(&b);
             if p.is_null() {
                 return Error::MemoryAlloc.code() as i64;
             }
-            // SAFETY: out-pointers checked above.
+            // SAFETY: out-pointers checked by the caller.
             unsafe {
                 *cframe = p;
                 *needs_free = true;
@@ -350,8 +335,7 @@ fn frame_buffer(h: &mut Holder, cframe: *mut *mut u8, needs_free: *mut bool) -> 
 }
 
 /// What `blosc2_schunk_to_file` and `blosc2_schunk_append_file` share:
-/// the path argument, and the reference's error (the engine's for a frame
-/// in memory, `SchunkCopy` otherwise).
+/// the path argument (NULL is `InvalidParam`) and the read access.
 ///
 /// # Safety
 /// `schunk` as for [`reading`]; `urlpath` NULL or a C string.
@@ -364,16 +348,7 @@ unsafe fn write_frame_file(
     let Ok(url) = (unsafe { string_arg(urlpath) }) else {
         return Error::InvalidParam.code() as i64;
     };
-    let call = |h: &mut Access<'_>| {
-        let in_memory_frame = h.sc.frame().is_some_and(|f| f.memory_bytes().is_some());
-        write(&h.sc, &normalize_urlpath(&url)).map_err(|e| {
-            if in_memory_frame {
-                e
-            } else {
-                Error::SchunkCopy
-            }
-        })
-    };
+    let call = |h: &mut Access<'_>| write(&h.sc, &urlpath::path_of(&url));
     // SAFETY: guaranteed by the caller.
     unsafe { reading(schunk, call) }
 }

@@ -154,28 +154,15 @@ pub unsafe extern "C" fn blosc2_vlmeta_get(
     }
     let call = |h: &mut Access<'_>| {
         // SAFETY: C strings passed to the API are NUL-terminated.
-        let Ok(name) = (unsafe { string_arg(name) }) else {
-            return Error::InvalidParam.code();
-        };
-        match h.sc.vlmeta_get(&name) {
-            Ok((i, v)) => {
-                let p = if v.is_empty() {
-                    std::ptr::null_mut()
-                } else {
-                    malloc_copy(&v)
-                };
-                if !v.is_empty() && p.is_null() {
-                    return Error::MemoryAlloc.code();
-                }
-                // SAFETY: out-pointers checked above.
-                unsafe {
-                    *content = p;
-                    *content_len = v.len() as i32;
-                }
-                i as c_int
-            }
-            Err(e) => e.code(),
+        let name = unsafe { string_arg(name) }?;
+        let (i, v) = h.sc.vlmeta_get(&name)?;
+        let p = malloc_nonempty(&v)?;
+        // SAFETY: out-pointers checked above.
+        unsafe {
+            *content = p;
+            *content_len = v.len() as i32;
         }
+        Ok(i as c_int)
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading_with(schunk, |_| Error::InvalidParam, call) }
