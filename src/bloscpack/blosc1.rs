@@ -48,7 +48,7 @@ fn compress_stream(p: &Blosc1Params, src: &[u8], dest: &mut [u8]) -> usize {
         codec::BLOSCLZ => blosclz::compress(clevel, src, dest),
         codec::LZ4 => lz4::compress(src, dest, 1, None),
         codec::LZ4HC => lz4::compress_hc(src, dest, clevel, None),
-        codec::ZLIB => zlib::compress(src, dest, clevel, p.filter == SHUFFLE),
+        codec::ZLIB => zlib::compress(src, dest, clevel, zlib::Layout::of(&[p.filter])),
         codec::ZSTD => zstd::compress(src, dest, clevel, None),
         _ => 0,
     }

@@ -357,7 +357,7 @@ pub fn compress_stream(
         BLOSCLZ => blosclz::compress(clevel, src, dest),
         LZ4 => lz4::compress(src, dest, 10 - clevel, dict.map(|d| d.bytes.as_slice())),
         LZ4HC => lz4::compress_hc(src, dest, clevel, dict.map(|d| d.bytes.as_slice())),
-        ZLIB => zlib::compress(src, dest, clevel, info.byte_shuffled()),
+        ZLIB => zlib::compress(src, dest, clevel, zlib::Layout::of(&info.filters)),
         ZSTD => zstd::compress(src, dest, clevel, dict.and_then(|d| d.zstd.as_ref())),
         _ => {
             let Some(c) = find_user(compcode).filter(|c| c.plugin.available()) else {

@@ -3,12 +3,15 @@
 //! zlib_backends`; the speed ratios below come from it, see
 //! docs/performance.md):
 //!
-//! - Compression, level 1, and levels 2-6 for byte-shuffled blocks and
-//!   blocks of runs: zlib-rs, which writes zlib-ng's very bytes (so the
+//! - Compression, level 1, and levels 2-6 for shuffled and bit-shuffled
+//!   blocks and blocks of runs: zlib-rs, which writes zlib-ng's very bytes (so the
 //!   chunks equal the reference's), with one deflate state kept per thread.
-//! - Compression, levels 2-6, other blocks: libdeflate (see below), 1.4-3x
-//!   zlib-ng's speed, its output 15-45% smaller, and decoded 1.6-2x faster
-//!   (`benches/results/xeon-2c/zlib-backends.txt`). Runs (at least half of
+//! - Compression, levels 2-6, unfiltered blocks: libdeflate (see below),
+//!   1.4-3x zlib-ng's speed, its output up to 45% smaller and decoded 0.9-2x
+//!   as fast (`benches/results/xeon-2c/zlib-backends.txt`). Not for
+//!   bit-shuffled blocks: those of noisy floats compress 1.3-1.5x faster but
+//!   decode at 0.6-0.9x (libdeflate codes the near-random bit planes with
+//!   Huffman codes where zlib-ng stores them). Runs (at least half of
 //!   the first 8 KiB's 8-byte words equal to the word before, as in
 //!   mostly-zero integers) stay with zlib-rs: libdeflate's levels 2-6 run
 //!   at 0.4-0.7x of zlib-ng there, and a cheaper test than the probe below
@@ -66,6 +69,7 @@
 
 #[cfg(not(feature = "zlib-ng"))]
 mod imp {
+    use super::Layout;
     use libdeflater::{CompressionLvl, Compressor, Decompressor};
     use std::cell::RefCell;
     use std::thread::LocalKey;
@@ -222,13 +226,16 @@ mod imp {
     }
 
     /// Compress into a zlib stream (zlib's levels 1..=9); 0 when it does not
-    /// fit. `shuffled`: the block was byte-shuffled (see the module comment).
-    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, shuffled: bool) -> usize {
+    /// fit. `layout`: what the filters did to the block (see the module
+    /// comment).
+    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, layout: Layout) -> usize {
         let level = clevel.clamp(1, 9);
-        let libdeflate = if level >= LIBDEFLATE_FROM {
-            !shuffled || highly_compressible(src)
-        } else {
-            level >= PLAIN_LIBDEFLATE_FROM && !shuffled && !repeats_heavy(src)
+        let libdeflate = match layout {
+            Layout::ByteShuffled => level >= LIBDEFLATE_FROM && highly_compressible(src),
+            Layout::BitShuffled => level >= LIBDEFLATE_FROM,
+            Layout::Plain => {
+                level >= LIBDEFLATE_FROM || (level >= PLAIN_LIBDEFLATE_FROM && !repeats_heavy(src))
+            }
         };
         if libdeflate {
             libdeflate_compress(src, dest, level)
@@ -311,7 +318,7 @@ mod imp {
     use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 
     /// Compress as zlib's `compress2` does; 0 when it does not fit.
-    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, _shuffled: bool) -> usize {
+    pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, _layout: super::Layout) -> usize {
         let mut c = Compress::new(Compression::new(clevel.clamp(1, 9) as u32), true);
         match c.compress(src, dest, FlushCompress::Finish) {
             Ok(Status::StreamEnd) => c.total_out() as usize,
@@ -336,6 +343,32 @@ mod imp {
 
 pub use imp::{compress, decompress, version};
 
+/// What the filters did to a block before deflate, which decides the
+/// backend that compresses it (see the module comment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Neither shuffle nor bitshuffle.
+    Plain,
+    /// Byte-shuffled.
+    ByteShuffled,
+    /// Bit-shuffled (and not byte-shuffled).
+    BitShuffled,
+}
+
+impl Layout {
+    /// The layout of a block that went through `filters`.
+    pub fn of(filters: &[u8]) -> Layout {
+        use crate::format::header::{BITSHUFFLE, SHUFFLE};
+        if filters.contains(&SHUFFLE) {
+            Layout::ByteShuffled
+        } else if filters.contains(&BITSHUFFLE) {
+            Layout::BitShuffled
+        } else {
+            Layout::Plain
+        }
+    }
+}
+
 /// Whether the first deflate block of zlib stream `src` uses the fixed
 /// Huffman codes (what zlib-ng's level 1 writes).
 #[cfg_attr(feature = "zlib-ng", allow(dead_code))]
@@ -354,6 +387,14 @@ mod tests {
     use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    fn layout(shuffled: bool) -> Layout {
+        if shuffled {
+            Layout::ByteShuffled
+        } else {
+            Layout::Plain
+        }
+    }
 
     /// Data with literals and matches of many lengths and distances.
     fn data(rng: &mut ChaCha8Rng, len: usize) -> Vec<u8> {
@@ -484,7 +525,7 @@ mod tests {
             let src = data(&mut rng, len);
             let mut c = vec![0u8; len + len / 8 + 128];
             let shuffled = rng.gen_bool(0.5);
-            let n = compress(&src, &mut c, level, shuffled);
+            let n = compress(&src, &mut c, level, layout(shuffled));
             assert!(
                 n > 0,
                 "seed {seed} case {case}: len {len} level {level} did not fit"
@@ -510,12 +551,12 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let src: Vec<u8> = (0..100_000).map(|_| rng.gen()).collect();
         let mut small = vec![0u8; 50_000];
-        assert_eq!(compress(&src, &mut small, 5, false), 0);
+        assert_eq!(compress(&src, &mut small, 5, Layout::Plain), 0);
         let compressible: Vec<u8> = (0..100_000u32).map(|i| (i / 7 % 13) as u8).collect();
         let mut sizes = Vec::new();
         for level in [1, 9, 5, 1, 0, 10] {
             let mut c = vec![0u8; 120_000];
-            let n = compress(&compressible, &mut c, level, false);
+            let n = compress(&compressible, &mut c, level, Layout::Plain);
             assert!(n > 0 && n < 10_000, "level {level}: {n}");
             assert_eq!(
                 other_inflate(&c[..n], compressible.len()).as_deref(),
@@ -543,7 +584,7 @@ mod tests {
             (noisy, 9, false),
         ] {
             let mut c = vec![0u8; 60_000];
-            let n = compress(&src, &mut c, level, shuffled);
+            let n = compress(&src, &mut c, level, layout(shuffled));
             assert!(n > 0);
             let mut out = vec![0u8; src.len()];
             let mut bad = c[..n].to_vec();
@@ -579,9 +620,9 @@ mod tests {
         }
     }
 
-    /// At levels 2-6, unshuffled blocks get libdeflate's bytes unless they
-    /// are runs; shuffled blocks and runs, and every block at level 1, get
-    /// zlib-rs's bytes (zlib-ng's).
+    /// At levels 2-6, unfiltered blocks get libdeflate's bytes unless they
+    /// are runs; shuffled and bit-shuffled blocks and runs, and every block
+    /// at level 1, get zlib-rs's bytes (zlib-ng's).
     #[cfg(not(feature = "zlib-ng"))]
     #[test]
     fn levels_1_to_6_leave_runs_and_shuffled_blocks_to_zlib_rs() {
@@ -595,28 +636,37 @@ mod tests {
         assert!(imp::repeats_heavy(&sparse));
         assert!(!imp::repeats_heavy(&[]) && !imp::repeats_heavy(&[0; 15]));
         assert!(imp::repeats_heavy(&[0; 16]));
+        let layouts = [Layout::Plain, Layout::ByteShuffled, Layout::BitShuffled];
         for level in 1..=6 {
-            for (src, shuffled) in [
-                (&noisy, true),
-                (&noisy, false),
-                (&sparse, true),
-                (&sparse, false),
-            ] {
-                let zlib_rs = level == 1 || shuffled || src == &sparse;
+            for (src, layout) in [&noisy, &sparse]
+                .into_iter()
+                .flat_map(|s| layouts.map(|l| (s, l)))
+            {
+                let zlib_rs = level == 1 || layout != Layout::Plain || src == &sparse;
                 let mut c = vec![0u8; 50_000];
-                let n = compress(src, &mut c, level, shuffled);
+                let n = compress(src, &mut c, level, layout);
                 let mut fresh = vec![0u8; 50_000];
                 let m = imp::fresh(level, src, &mut fresh);
                 assert_eq!(
                     c[..n] == fresh[..m],
                     zlib_rs,
-                    "level {level} shuffled {shuffled} zlib-rs expected {zlib_rs}"
+                    "level {level} {layout:?} zlib-rs expected {zlib_rs}"
                 );
+                let shuffled = layout == Layout::ByteShuffled;
                 let mut back = vec![0u8; src.len()];
                 assert_eq!(decompress(&c[..n], &mut back, shuffled), Some(src.len()));
                 assert_eq!(&back, src);
             }
         }
+    }
+
+    #[test]
+    fn layout_follows_the_filters() {
+        use crate::format::header::{BITSHUFFLE, DELTA, SHUFFLE};
+        assert_eq!(Layout::of(&[0, 0, 0, 0, 0, SHUFFLE]), Layout::ByteShuffled);
+        assert_eq!(Layout::of(&[BITSHUFFLE, SHUFFLE]), Layout::ByteShuffled);
+        assert_eq!(Layout::of(&[DELTA, 0, BITSHUFFLE]), Layout::BitShuffled);
+        assert_eq!(Layout::of(&[DELTA, 0, 0]), Layout::Plain);
     }
 
     /// At levels 7-9, shuffled blocks that the probe finds poorly
@@ -638,7 +688,7 @@ mod tests {
                 (&runs, false, false),
             ] {
                 let mut c = vec![0u8; 50_000];
-                let n = compress(src, &mut c, level, shuffled);
+                let n = compress(src, &mut c, level, layout(shuffled));
                 let mut fresh = vec![0u8; 50_000];
                 let m = imp::fresh(level, src, &mut fresh);
                 assert_eq!(
