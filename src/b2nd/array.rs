@@ -229,8 +229,8 @@ pub(crate) fn check_box(shape: &[i64], start: &[i64], stop: &[i64]) -> Result<()
     Ok(())
 }
 
-/// The shape of the box `[start, stop)`, checked against `shape` (see
-/// [`check_box`]).
+/// The shape of the box `[start, stop)`, checked against `shape` as
+/// `check_box` does (as many dimensions, 0 <= start <= stop <= shape).
 pub fn box_shape(shape: &[i64], start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {
     check_box(shape, start, stop)?;
     Ok(stop.iter().zip(start).map(|(e, s)| e - s).collect())
