@@ -79,9 +79,9 @@ mod imp {
     /// byte-shuffled ones that are not highly compressible.
     pub(super) const LIBDEFLATE_FROM: i32 = 7;
 
-    /// zlib levels from which libdeflate compresses unshuffled blocks that
-    /// are not highly compressible (below, and for the other blocks up to
-    /// [`LIBDEFLATE_FROM`], zlib-rs).
+    /// zlib levels from which libdeflate compresses unfiltered blocks that
+    /// are not runs ([`repeats_heavy`]); below, and for the other blocks up
+    /// to [`LIBDEFLATE_FROM`], zlib-rs.
     pub(super) const PLAIN_LIBDEFLATE_FROM: i32 = 2;
 
     /// Input length from which a call writes the whole 2 x 32 KiB window.
@@ -620,6 +620,26 @@ mod tests {
         }
     }
 
+    /// Compresses `src` (at most 40,000 bytes) at `level` for `layout`, checks that
+    /// the stream is zlib-rs's (a fresh stream's bytes) exactly when
+    /// `zlib_rs`, and that it decodes back to `src`.
+    #[cfg(not(feature = "zlib-ng"))]
+    fn assert_backend(src: &[u8], level: i32, layout: Layout, zlib_rs: bool) {
+        let mut c = vec![0u8; 50_000];
+        let n = compress(src, &mut c, level, layout);
+        let mut fresh = vec![0u8; 50_000];
+        let m = imp::fresh(level, src, &mut fresh);
+        assert_eq!(
+            c[..n] == fresh[..m],
+            zlib_rs,
+            "level {level} {layout:?} zlib-rs expected {zlib_rs}"
+        );
+        let shuffled = layout == Layout::ByteShuffled;
+        let mut back = vec![0u8; src.len()];
+        assert_eq!(decompress(&c[..n], &mut back, shuffled), Some(src.len()));
+        assert_eq!(back, src);
+    }
+
     /// At levels 2-6, unfiltered blocks get libdeflate's bytes unless they
     /// are runs; shuffled and bit-shuffled blocks and runs, and every block
     /// at level 1, get zlib-rs's bytes (zlib-ng's).
@@ -643,19 +663,7 @@ mod tests {
                 .flat_map(|s| layouts.map(|l| (s, l)))
             {
                 let zlib_rs = level == 1 || layout != Layout::Plain || src == &sparse;
-                let mut c = vec![0u8; 50_000];
-                let n = compress(src, &mut c, level, layout);
-                let mut fresh = vec![0u8; 50_000];
-                let m = imp::fresh(level, src, &mut fresh);
-                assert_eq!(
-                    c[..n] == fresh[..m],
-                    zlib_rs,
-                    "level {level} {layout:?} zlib-rs expected {zlib_rs}"
-                );
-                let shuffled = layout == Layout::ByteShuffled;
-                let mut back = vec![0u8; src.len()];
-                assert_eq!(decompress(&c[..n], &mut back, shuffled), Some(src.len()));
-                assert_eq!(&back, src);
+                assert_backend(src, level, layout, zlib_rs);
             }
         }
     }
@@ -687,18 +695,7 @@ mod tests {
                 (&runs, true, false),
                 (&runs, false, false),
             ] {
-                let mut c = vec![0u8; 50_000];
-                let n = compress(src, &mut c, level, layout(shuffled));
-                let mut fresh = vec![0u8; 50_000];
-                let m = imp::fresh(level, src, &mut fresh);
-                assert_eq!(
-                    c[..n] == fresh[..m],
-                    zlib_rs,
-                    "level {level} shuffled {shuffled} zlib-rs expected {zlib_rs}"
-                );
-                let mut back = vec![0u8; src.len()];
-                assert_eq!(decompress(&c[..n], &mut back, shuffled), Some(src.len()));
-                assert_eq!(&back, src);
+                assert_backend(src, level, layout(shuffled), zlib_rs);
             }
         }
     }
