@@ -4,32 +4,34 @@
 //! docs/performance.md):
 //!
 //! - Compression, level 1, and levels 2-6 for shuffled and bit-shuffled
-//!   blocks and blocks of runs: zlib-rs, which writes zlib-ng's very bytes (so the
-//!   chunks equal the reference's), with one deflate state kept per thread.
+//!   blocks and blocks of runs: zlib-rs, which writes zlib-ng's very bytes
+//!   (so the chunks equal the reference's), with one deflate state kept per
+//!   thread. libdeflate's level 1 is no faster than zlib-ng's on most data
+//!   and 0.1x on mostly-zero integers, and its streams of data that
+//!   zlib-ng's level 1 leaves stored decode far slower than a copy.
 //! - Compression, levels 2-6, unfiltered blocks: libdeflate (see below),
 //!   1.4-3x zlib-ng's speed, its output up to 45% smaller and decoded 0.9-2x
 //!   as fast (`benches/results/xeon-2c/zlib-backends.txt`). Not for
 //!   bit-shuffled blocks: those of noisy floats compress 1.3-1.5x faster but
 //!   decode at 0.6-0.9x (libdeflate codes the near-random bit planes with
-//!   Huffman codes where zlib-ng stores them). Runs (at least half of
-//!   the first 8 KiB's 8-byte words equal to the word before, as in
-//!   mostly-zero integers) stay with zlib-rs: libdeflate's levels 2-6 run
-//!   at 0.4-0.7x of zlib-ng there, and a cheaper test than the probe below
-//!   is needed where the probe would be a noticeable share of the work.
+//!   Huffman codes where zlib-ng stores them). Runs (at least half of the
+//!   first 8 KiB's 8-byte words equal to the word before, as in mostly-zero
+//!   integers) stay with zlib-rs: libdeflate's levels 2-6 run at 0.4-0.7x
+//!   of zlib-ng there, and a cheaper test than the probe below is needed
+//!   where the probe would be a noticeable share of the work.
 //! - Compression, levels 7-9: libdeflate (the `libdeflater` crate, built with
 //!   `cc`), a whole-buffer compressor, which is what a Blosc block is: 1.1-12x
 //!   the speed of zlib-ng's levels 7-9, its output between 0.05% larger and
 //!   43% smaller in the benchmarks. Its streams are valid zlib that the
-//!   reference decodes, but not zlib-ng's bytes. Its level 1 is no faster
-//!   than zlib-ng's on most data and 0.1x on mostly-zero integers, so level
-//!   1 stays with zlib-rs. Except, at levels 7-9, for byte-shuffled blocks that are not highly compressible: there
-//!   libdeflate's streams take 2.3x as long to decode as zlib-ng's, whoever
-//!   decodes them (float64 with noise, shuffled: 0.37x of zlib-ng's decoding
-//!   speed with libdeflate, 0.43x with zlib-rs), and the chunk's
-//!   decompression is what Blosc is used for; such blocks get zlib-rs (the
-//!   reference's bytes). A probe tells them apart: the first 8 KiB
-//!   compressed by libdeflate at level 1 (a few percent of a level-7-9
-//!   compression) shrinking at least 8x.
+//!   reference decodes, but not zlib-ng's bytes. Except for byte-shuffled
+//!   blocks that are not highly compressible: there libdeflate's streams
+//!   take 2.3x as long to decode as zlib-ng's, whoever decodes them (float64
+//!   with noise, shuffled: 0.37x of zlib-ng's decoding speed with
+//!   libdeflate, 0.43x with zlib-rs), and the chunk's decompression is what
+//!   Blosc is used for; such blocks get zlib-rs (the reference's bytes). A
+//!   probe tells them apart: the first 8 KiB compressed by libdeflate at
+//!   level 1 (a few percent of a level-7-9 compression) shrinking at least
+//!   8x.
 //! - Decompression: libdeflate for streams whose first block uses the fixed
 //!   Huffman codes (zlib-ng's level 1: 1.1-1.4x zlib-ng's speed, where
 //!   zlib-rs runs at 0.7-1.0x), and for other streams of unshuffled data
