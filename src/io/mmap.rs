@@ -227,6 +227,11 @@ impl MmapFile {
         self.mapping_size
     }
 
+    /// The mode the file was mapped in.
+    pub fn mode(&self) -> MmapMode {
+        self.mode
+    }
+
     /// Whether writes stay in memory (mode `c`).
     pub fn is_memory_only(&self) -> bool {
         self.mode == MmapMode::CopyOnWrite
@@ -256,7 +261,9 @@ impl MmapFile {
 /// A mapping made by someone else (a C caller that filled in its own
 /// `blosc2_stdio_mmap`), worked on in place as the reference does: the bytes
 /// at `addr` are the file's first `file_size` bytes, `mapping_size` of them
-/// are mapped, and `fd` is the file (left alone when `is_memory_only`).
+/// are mapped, and `fd` is the file (left alone when `is_memory_only`). It is
+/// also what such a struct records of a mapping opened here
+/// ([`CallerMapping::of_file`]).
 #[derive(Debug)]
 pub struct CallerMapping {
     /// Start of the mapping, or NULL.
@@ -272,6 +279,17 @@ pub struct CallerMapping {
 }
 
 impl CallerMapping {
+    /// What a caller's struct records of the mapping `f` (opened here).
+    pub fn of_file(f: &MmapFile) -> CallerMapping {
+        CallerMapping {
+            addr: f.addr().cast_mut(),
+            file_size: f.file_size(),
+            mapping_size: f.mapping_size(),
+            fd: f.fd(),
+            is_memory_only: f.is_memory_only(),
+        }
+    }
+
     /// Write `data` at `pos`: a write past `file_size` extends it (and the
     /// file, unless the mapping is memory-only); a write past `mapping_size`
     /// grows the mapping to twice the new file size first. The bytes are

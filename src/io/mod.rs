@@ -7,6 +7,7 @@
 //! backends registered from C come through the same traits (see `ffi::io`).
 
 pub mod mmap;
+pub mod mmap_streams;
 pub mod registry;
 
 use crate::error::{Error, Result};
