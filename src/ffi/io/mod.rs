@@ -9,7 +9,7 @@
 #![allow(clippy::missing_safety_doc)]
 #![allow(non_camel_case_types)]
 
-use super::ptr::{bytes, bytes_mut, c_str, malloc_bytes};
+use super::ptr::{bytes, bytes_mut, c_str, malloc_bytes, malloc_nonempty};
 use super::types::{blosc2_io, blosc2_stdio_mmap};
 use super::{code, guard};
 use crate::error::{Error, Result};

@@ -8,8 +8,20 @@ use std::os::unix::io::FromRawFd;
 
 /// `blosc2_stdio_file`.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct blosc2_stdio_file {
     pub file: *mut libc::FILE,
+}
+
+/// The open `FILE` of a `blosc2_stdio_file *` (None for a NULL handle or
+/// file).
+///
+/// # Safety
+/// `stream` must be NULL or come from `blosc2_stdio_open`.
+unsafe fn open_file(stream: *mut c_void) -> Option<*mut libc::FILE> {
+    // SAFETY: guaranteed by the caller.
+    let f = unsafe { (stream as *mut blosc2_stdio_file).as_ref() }?;
+    (!f.file.is_null()).then_some(f.file)
 }
 
 /// The file behind a `blosc2_stdio_file *`, borrowed: it is not closed
@@ -19,13 +31,8 @@ pub struct blosc2_stdio_file {
 /// `stream` must be NULL or come from `blosc2_stdio_open`, and stay open
 /// while the value is used.
 pub(super) unsafe fn stdio_file(stream: *mut c_void) -> Option<ManuallyDrop<File>> {
-    // SAFETY: guaranteed by the caller.
-    let f = unsafe { (stream as *mut blosc2_stdio_file).as_ref() }?;
-    if f.file.is_null() {
-        return None;
-    }
-    // SAFETY: a FILE opened by blosc2_stdio_open.
-    let fd = unsafe { libc::fileno(f.file) };
+    // SAFETY: guaranteed by the caller; a FILE opened by blosc2_stdio_open.
+    let fd = unsafe { libc::fileno(open_file(stream)?) };
     // SAFETY: fd is the FILE's open descriptor; ManuallyDrop leaves closing
     // it to blosc2_stdio_close.
     (fd >= 0).then(|| ManuallyDrop::new(unsafe { File::from_raw_fd(fd) }))
@@ -47,17 +54,13 @@ pub unsafe extern "C" fn blosc2_stdio_open(
         if file.is_null() {
             return std::ptr::null_mut();
         }
-        // SAFETY: malloc of the handle struct, filled before use.
-        let p = unsafe { libc::malloc(std::mem::size_of::<blosc2_stdio_file>()) }
-            as *mut blosc2_stdio_file;
-        if p.is_null() {
-            // SAFETY: the FILE just opened.
+        // The handle is malloc'ed, as the reference's, and freed by close.
+        let handle = malloc_nonempty(&[blosc2_stdio_file { file }]);
+        if handle.is_err() {
+            // SAFETY: the FILE just opened, closed once.
             unsafe { libc::fclose(file) };
-            return std::ptr::null_mut();
         }
-        // SAFETY: p is a fresh allocation of the right size.
-        unsafe { p.write(blosc2_stdio_file { file }) };
-        p as *mut c_void
+        handle.map_or(std::ptr::null_mut(), |p| p as *mut c_void)
     })
 }
 
@@ -65,15 +68,12 @@ pub unsafe extern "C" fn blosc2_stdio_open(
 pub unsafe extern "C" fn blosc2_stdio_close(stream: *mut c_void) -> c_int {
     guard(-1, || {
         // SAFETY: NULL or a handle from blosc2_stdio_open.
-        let Some(f) = (unsafe { (stream as *mut blosc2_stdio_file).as_ref() }) else {
+        let Some(file) = (unsafe { open_file(stream) }) else {
             return -1;
         };
-        if f.file.is_null() {
-            return -1;
-        }
         // SAFETY: closing the FILE and freeing the handle, once.
         unsafe {
-            let rc = libc::fclose(f.file);
+            let rc = libc::fclose(file);
             libc::free(stream);
             rc
         }
