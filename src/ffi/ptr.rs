@@ -198,6 +198,19 @@ pub(crate) fn malloc_copy(b: &[u8]) -> *mut u8 {
     malloc_bytes(b, false).unwrap_or(std::ptr::null_mut())
 }
 
+/// Hand `b` to C as a malloc'ed copy it frees with `free()`: the copy
+/// (NULL when malloc fails) through `dest`, its length through `len`.
+///
+/// # Safety
+/// `dest` and `len` must be valid for writes of one value each.
+pub(crate) unsafe fn hand_out_copy<T>(dest: *mut *mut T, len: *mut i32, b: &[u8]) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        *dest = malloc_copy(b) as *mut T;
+        *len = b.len() as i32;
+    }
+}
+
 /// A malloc'ed copy of the values `v` that the C caller frees with
 /// `free()`, NULL when `v` is empty; `MemoryAlloc` when malloc fails.
 pub(crate) fn malloc_nonempty<T: Copy>(v: &[T]) -> Result<*mut T> {
@@ -299,6 +312,13 @@ mod tests {
         unsafe {
             assert_eq!(std::slice::from_raw_parts(p, 4), b"xyz\0");
             libc::free(p as *mut libc::c_void);
+        }
+        let (mut out, mut len) = (std::ptr::null_mut::<u8>(), 0);
+        // SAFETY: out and len are locals; the copy is freed once.
+        unsafe {
+            hand_out_copy(&mut out, &mut len, b"ab");
+            assert_eq!((std::slice::from_raw_parts(out, 2), len), (&b"ab"[..], 2));
+            libc::free(out as *mut libc::c_void);
         }
         let q = malloc_i64s(&[7, -1]);
         // SAFETY: q holds two i64 from malloc and is freed once.

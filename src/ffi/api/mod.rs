@@ -2,7 +2,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::ptr::{
-    bytes, bytes_mut, items, items_mut, malloc_bytes, malloc_copy, static_cstr, store, store_opt,
+    bytes, bytes_mut, hand_out_copy, items, items_mut, malloc_bytes, static_cstr, store, store_opt,
     string,
 };
 use super::types::*;

@@ -71,10 +71,7 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
         let blocks = chunk::vlblocks::decompress_blocks(&ctx.dparams, s, maxblocks as usize)?;
         for (i, b) in blocks.iter().enumerate() {
             // SAFETY: dests and destsizes hold maxblocks >= nblocks entries.
-            unsafe {
-                *dests.add(i) = malloc_copy(b) as *mut c_void;
-                *destsizes.add(i) = b.len() as i32;
-            }
+            unsafe { hand_out_copy(dests.add(i), destsizes.add(i), b) };
         }
         Ok(blocks.len())
     };
@@ -101,10 +98,7 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
         let j = usize::try_from(nblock).unwrap_or(usize::MAX);
         let buf = chunk::vlblocks::decompress_block(&ctx.dparams, s, j)?;
         // SAFETY: dest and destsize are valid for one value each.
-        unsafe {
-            *dest = malloc_copy(&buf);
-            *destsize = buf.len() as i32;
-        }
+        unsafe { hand_out_copy(dest, destsize, &buf) };
         Ok(buf.len())
     };
     // SAFETY: context is NULL or live (caller's contract).
