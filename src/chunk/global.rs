@@ -180,6 +180,20 @@ pub fn decompress(src: &[u8], dest: &mut [u8]) -> Result<usize> {
     super::decompress_into(&dparams, src, dest)
 }
 
+/// The type size, input size and destination size a blosc1 call's
+/// `size_t` arguments give the blosc2 call it forwards to: an input over
+/// `i32::MAX` bytes is `MaxBufsizeExceeded`; a larger type size or
+/// destination is taken as `i32::MAX`.
+pub fn blosc1_sizes(typesize: usize, nbytes: usize, destsize: usize) -> Result<(i32, i32, i32)> {
+    let nbytes = i32::try_from(nbytes).map_err(|_| Error::MaxBufsizeExceeded)?;
+    Ok((clamp_i32(typesize), nbytes, clamp_i32(destsize)))
+}
+
+/// `n`, or `i32::MAX` when larger: a blosc1 `size_t` as a blosc2 `int32_t`.
+pub fn clamp_i32(n: usize) -> i32 {
+    n.min(i32::MAX as usize) as i32
+}
+
 /// The thread count `BLOSC_NTHREADS` asks of a global decompression, set
 /// for the process; a value that is not a positive `i16` is `InvalidParam`.
 pub fn apply_decompress_env(env: &EnvOverrides) -> Result<()> {
@@ -195,6 +209,15 @@ pub fn apply_decompress_env(env: &EnvOverrides) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blosc1_sizes_refuse_a_large_input_and_clamp_the_rest() {
+        let big = i32::MAX as usize + 1;
+        assert_eq!(blosc1_sizes(4, 100, 200), Ok((4, 100, 200)));
+        assert_eq!(blosc1_sizes(big, 100, big), Ok((i32::MAX, 100, i32::MAX)));
+        assert_eq!(blosc1_sizes(4, big, 200), Err(Error::MaxBufsizeExceeded));
+        assert_eq!(clamp_i32(usize::MAX), i32::MAX);
+    }
 
     #[test]
     fn the_environment_changes_the_settings_and_the_call() {

@@ -59,21 +59,12 @@ pub unsafe extern "C" fn blosc1_compress(
     dest: *mut c_void,
     destsize: usize,
 ) -> c_int {
-    if nbytes > i32::MAX as usize {
-        return Error::MaxBufsizeExceeded.code();
-    }
+    let (typesize, nbytes, destsize) = match global::blosc1_sizes(typesize, nbytes, destsize) {
+        Ok(sizes) => sizes,
+        Err(e) => return e.code(),
+    };
     // SAFETY: forwarded contract.
-    unsafe {
-        blosc2_compress(
-            clevel,
-            doshuffle,
-            typesize.min(i32::MAX as usize) as i32,
-            src,
-            nbytes as i32,
-            dest,
-            destsize.min(i32::MAX as usize) as i32,
-        )
-    }
+    unsafe { blosc2_compress(clevel, doshuffle, typesize, src, nbytes, dest, destsize) }
 }
 
 #[no_mangle]
@@ -100,7 +91,7 @@ pub unsafe extern "C" fn blosc1_decompress(
     destsize: usize,
 ) -> c_int {
     // SAFETY: forwarded contract (blosc1 gives no source size: the header's cbytes bounds it).
-    unsafe { blosc2_decompress(src, i32::MAX, dest, destsize.min(i32::MAX as usize) as i32) }
+    unsafe { blosc2_decompress(src, i32::MAX, dest, global::clamp_i32(destsize)) }
 }
 
 #[no_mangle]
