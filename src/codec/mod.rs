@@ -74,6 +74,11 @@ pub fn name(compcode: u8) -> Option<String> {
     })
 }
 
+/// Name of a codec id given as a C `int` (None outside 0..=255).
+pub fn name_of_code(compcode: i32) -> Option<String> {
+    u8::try_from(compcode).ok().and_then(name)
+}
+
 /// Codec id for a name.
 pub fn code_of(name: &str) -> Option<u8> {
     match name {
@@ -432,6 +437,13 @@ fn decode_user(
 mod tests {
     use super::*;
     use crate::chunk::{self, CParams, DParams};
+
+    #[test]
+    fn codes_outside_a_byte_have_no_name() {
+        assert_eq!(name_of_code(ZSTD as i32).as_deref(), Some("zstd"));
+        assert_eq!(name_of_code(-1), None);
+        assert_eq!(name_of_code(256 + ZSTD as i32), None);
+    }
 
     #[test]
     fn complib_info_names_the_library_behind_a_codec() {

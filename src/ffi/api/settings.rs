@@ -146,20 +146,12 @@ pub unsafe extern "C" fn blosc2_compcode_to_compname(
     compname: *mut *const c_char,
 ) -> c_int {
     guard(-1, || {
-        let name = if (0..=255).contains(&compcode) {
-            crate::codec::name(compcode as u8)
-        } else {
-            None
-        };
+        let name = crate::codec::name_of_code(compcode);
         store_opt(
             compname,
             name.as_deref().map_or(std::ptr::null(), static_cstr),
         );
-        if name.is_some() {
-            compcode
-        } else {
-            -1
-        }
+        name.map_or(-1, |_| compcode)
     })
 }
 
@@ -270,7 +262,7 @@ pub extern "C" fn blosc2_get_blosc2_storage_defaults() -> blosc2_storage {
 pub extern "C" fn blosc2_get_blosc2_stdio_mmap_defaults() -> blosc2_stdio_mmap {
     blosc2_stdio_mmap {
         mode: c"r".as_ptr(),
-        initial_mapping_size: 1 << 30,
+        initial_mapping_size: crate::io::mmap::DEFAULT_INITIAL_MAPPING_SIZE,
         needs_free: false,
         addr: std::ptr::null_mut(),
         urlpath: std::ptr::null_mut(),
