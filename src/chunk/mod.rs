@@ -61,6 +61,17 @@ pub fn decompress_into(dparams: &DParams, src: &[u8], dest: &mut [u8]) -> Result
     decompress::decompress(dparams, src, dest, None)
 }
 
+/// Decompress, skipping the blocks whose `maskout` entry is true when a
+/// mask is given.
+pub fn decompress_with_mask(
+    dparams: &DParams,
+    src: &[u8],
+    dest: &mut [u8],
+    maskout: Option<&[bool]>,
+) -> Result<usize> {
+    decompress::decompress(dparams, src, dest, maskout)
+}
+
 /// Decompress, skipping the blocks whose `maskout` entry is true.
 pub fn decompress_masked(
     dparams: &DParams,

@@ -385,3 +385,27 @@ fn whole_item_reads_refuse_partial_items() {
         Err(Error::InvalidParam)
     );
 }
+
+#[test]
+fn a_mask_skips_its_blocks_and_no_mask_decompresses_all() {
+    let data = sample(4 * 1024);
+    let params = CParams {
+        typesize: 4,
+        blocksize: 1024,
+        ..CParams::default()
+    };
+    let c = compress(&params, &data).unwrap();
+    let dp = DParams::default();
+    let mut all = vec![0u8; data.len()];
+    assert_eq!(
+        decompress_with_mask(&dp, &c, &mut all, None),
+        Ok(data.len())
+    );
+    assert_eq!(all, data);
+    let mut some = vec![0u8; data.len()];
+    let mask = [false, true, true, false];
+    assert!(decompress_with_mask(&dp, &c, &mut some, Some(&mask)).is_ok());
+    assert_eq!(some[..1024], data[..1024]);
+    assert!(some[1024..3072].iter().all(|&b| b == 0));
+    assert_eq!(some[3072..], data[3072..]);
+}

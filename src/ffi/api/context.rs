@@ -104,10 +104,7 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
         // SAFETY: the caller guarantees destsize bytes at dest.
         let d = unsafe { decompress_dest(dest, destsize) }?;
         let dp = ctx.dparams.with_current_nchunk();
-        match maskout {
-            Some(m) => chunk::decompress_masked(&dp, &s, d, &m),
-            None => chunk::decompress_into(&dp, &s, d),
-        }
+        chunk::decompress_with_mask(&dp, &s, d, maskout.as_deref())
     };
     // SAFETY: context is NULL or live (caller's contract).
     unsafe { with_context(context, Direction::Decompress, call) }

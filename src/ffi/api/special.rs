@@ -86,11 +86,9 @@ pub unsafe extern "C" fn blosc2_chunk_repeatval(
         if repeatval.is_null() {
             return Err(Error::NullPointer);
         }
-        if p.typesize <= 0 {
-            return Err(Error::InvalidParam);
-        }
-        // SAFETY: repeatval holds typesize bytes (blosc2.h).
-        let v = unsafe { bytes(repeatval, p.typesize as usize) };
+        // SAFETY: repeatval holds typesize bytes (blosc2.h); a typesize of 0
+        // or less reads none, and the engine refuses it.
+        let v = unsafe { bytes(repeatval, p.typesize.max(0) as usize) };
         chunk::special::chunk_repeatval(p, nbytes, v, d)
     };
     // SAFETY: dest holds destsize bytes (blosc2.h).
