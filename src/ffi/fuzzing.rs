@@ -4,6 +4,7 @@
 //! API and the CLI.
 
 use super::guard;
+use super::ptr::bytes;
 use crate::bloscpack::Reader;
 use std::os::raw::c_int;
 
@@ -16,23 +17,15 @@ use std::os::raw::c_int;
 /// `data` must point to `size` readable bytes (or be NULL with `size` 0).
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_fuzz_bloscpack_read(data: *const u8, size: usize) -> c_int {
-    let bytes: &[u8] = if data.is_null() || size == 0 {
-        &[]
-    } else {
-        // SAFETY: the caller guarantees `size` readable bytes at `data`.
-        unsafe { std::slice::from_raw_parts(data, size) }
-    };
+    // SAFETY: the caller guarantees `size` readable bytes at a non-NULL `data`.
+    let bytes = unsafe { bytes(data, size) };
     guard(-1, || {
         let Ok(mut reader) = Reader::new(bytes, Some(bytes.len() as u64)) else {
             return -1;
         };
-        let mut n: c_int = 0;
-        loop {
-            match reader.next_chunk() {
-                Ok(Some(_)) => n = n.saturating_add(1),
-                Ok(None) => return n,
-                Err(_) => return -1,
-            }
-        }
+        let mut chunks = std::iter::from_fn(|| reader.next_chunk().transpose());
+        chunks
+            .try_fold(0 as c_int, |n, c| c.map(|_| n.saturating_add(1)))
+            .unwrap_or(-1)
     })
 }
