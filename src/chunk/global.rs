@@ -9,7 +9,7 @@
 use super::env::EnvOverrides;
 use super::params::{CParams, DParams, SplitMode};
 use crate::error::{Error, Result};
-use crate::format::header::DELTA;
+use crate::format::header::{ChunkHeader, DELTA};
 use std::sync::{Mutex, MutexGuard};
 
 /// The settings of the global calls.
@@ -189,6 +189,16 @@ pub fn blosc1_sizes(typesize: usize, nbytes: usize, destsize: usize) -> Result<(
     Ok((clamp_i32(typesize), nbytes, clamp_i32(destsize)))
 }
 
+/// The destination size of a blosc1 getitem, which gives none: `nitems`
+/// items (none for a negative count) of the type size of the chunk's
+/// `header` (0 without a valid header), at most `i32::MAX` bytes.
+pub fn blosc1_getitem_destsize(header: Option<&ChunkHeader>, nitems: i32) -> i32 {
+    let typesize = header.map_or(0, |h| i64::from(h.typesize));
+    (nitems.max(0) as i64)
+        .saturating_mul(typesize)
+        .min(i32::MAX as i64) as i32
+}
+
 /// `n`, or `i32::MAX` when larger: a blosc1 `size_t` as a blosc2 `int32_t`.
 pub fn clamp_i32(n: usize) -> i32 {
     n.min(i32::MAX as usize) as i32
@@ -217,6 +227,18 @@ mod tests {
         assert_eq!(blosc1_sizes(big, 100, big), Ok((i32::MAX, 100, i32::MAX)));
         assert_eq!(blosc1_sizes(4, big, 200), Err(Error::MaxBufsizeExceeded));
         assert_eq!(clamp_i32(usize::MAX), i32::MAX);
+    }
+
+    #[test]
+    fn a_blosc1_getitem_destination_holds_the_items_asked_for() {
+        let h = ChunkHeader {
+            typesize: 8,
+            ..ChunkHeader::default()
+        };
+        assert_eq!(blosc1_getitem_destsize(Some(&h), 10), 80);
+        assert_eq!(blosc1_getitem_destsize(Some(&h), -3), 0);
+        assert_eq!(blosc1_getitem_destsize(None, 10), 0);
+        assert_eq!(blosc1_getitem_destsize(Some(&h), i32::MAX), i32::MAX);
     }
 
     #[test]

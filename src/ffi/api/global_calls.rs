@@ -123,10 +123,7 @@ pub unsafe extern "C" fn blosc1_getitem(
         // blosc1 gives no sizes: the header's cbytes bounds the chunk, and
         // dest holds nitems items of the header's typesize.
         // SAFETY: src points at a chunk header (blosc1's contract).
-        let ts = unsafe { min_header(src) }.map_or(0, |h| h.typesize as i64);
-        let want = (nitems.max(0) as i64)
-            .saturating_mul(ts)
-            .min(i32::MAX as i64) as i32;
+        let want = global::blosc1_getitem_destsize(unsafe { min_header(src) }.as_ref(), nitems);
         // SAFETY: as above.
         unsafe { blosc2_getitem(src, i32::MAX, start, nitems, dest, want) }
     })
