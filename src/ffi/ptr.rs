@@ -266,6 +266,17 @@ pub(crate) fn store<T>(out: *mut T, v: T) -> Result<()> {
     Ok(())
 }
 
+/// Hand C a malloc'ed NUL-terminated copy of `s`, which it frees with
+/// `free()`, through an optional out-pointer: NULL for no string or when
+/// malloc fails; nothing is copied for a NULL `out`.
+pub(crate) fn store_opt_cstring(out: *mut *mut c_char, s: Option<&str>) {
+    if out.is_null() {
+        return;
+    }
+    let copy = s.and_then(|s| malloc_bytes(s.as_bytes(), true).ok());
+    store_opt(out, copy.map_or(std::ptr::null_mut(), |p| p as *mut c_char));
+}
+
 /// Write `v` through an optional out-pointer (nothing for NULL).
 pub(crate) fn store_opt<T>(out: *mut T, v: T) {
     let _ = store(out, v);
@@ -326,6 +337,16 @@ mod tests {
             assert_eq!(std::slice::from_raw_parts(q, 2), &[7, -1]);
             libc::free(q as *mut libc::c_void);
         }
+        let mut name = std::ptr::null_mut();
+        store_opt_cstring(&mut name, Some("zstd"));
+        // SAFETY: name is a malloc'ed C string, freed once.
+        unsafe {
+            assert_eq!(CStr::from_ptr(name).to_str(), Ok("zstd"));
+            libc::free(name as *mut libc::c_void);
+        }
+        store_opt_cstring(&mut name, None);
+        assert!(name.is_null());
+        store_opt_cstring(std::ptr::null_mut(), Some("x"));
         assert_eq!(static_cstr("same"), static_cstr("same"));
         assert!(malloc_nonempty::<i64>(&[]).unwrap().is_null());
         let r = malloc_nonempty(&[3i64, 4]).unwrap();

@@ -2,8 +2,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::ptr::{
-    bytes, bytes_mut, hand_out_copy, items, items_mut, malloc_bytes, static_cstr, store, store_opt,
-    string,
+    bytes, bytes_mut, hand_out_copy, items, items_mut, static_cstr, store, store_opt,
+    store_opt_cstring, string,
 };
 use super::types::*;
 use super::{code, guard, guarded};

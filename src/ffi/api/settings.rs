@@ -191,18 +191,8 @@ pub unsafe extern "C" fn blosc2_get_complib_info(
         };
         let info = crate::codec::complib_info(&name);
         // malloc'ed copies the caller frees with free(), as with the reference.
-        let dup = |s: &str| {
-            malloc_bytes(s.as_bytes(), true).unwrap_or(std::ptr::null_mut()) as *mut c_char
-        };
-        // SAFETY: outputs are valid when non-null.
-        unsafe {
-            if !complib.is_null() {
-                *complib = info.libname.as_deref().map_or(std::ptr::null_mut(), dup);
-            }
-            if !version.is_null() {
-                *version = dup(&info.version);
-            }
-        }
+        store_opt_cstring(complib, info.libname.as_deref());
+        store_opt_cstring(version, Some(&info.version));
         info.complib.map_or(Error::NotFound.code(), c_int::from)
     })
 }
