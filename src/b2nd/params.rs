@@ -3,7 +3,8 @@
 //! defaults that fill what the caller left out, and the block size the
 //! super-chunk's compression parameters must carry.
 
-use super::geometry::Geometry;
+use super::array::{box_shape, buffer_nbytes};
+use super::geometry::{Geometry, MAX_DIM};
 use super::meta::ArrayMeta;
 use crate::error::{Error, Result};
 
@@ -34,6 +35,15 @@ pub struct ArrayParams {
 pub fn metalayer_count(n: i32) -> Result<usize> {
     match usize::try_from(n) {
         Ok(n) if n <= MAX_METALAYERS => Ok(n),
+        _ => Err(Error::InvalidParam),
+    }
+}
+
+/// The number of dimensions a caller asks for, checked: 0 to [`MAX_DIM`]
+/// (`InvalidParam` otherwise).
+pub fn ndim_count(ndim: i8) -> Result<usize> {
+    match usize::try_from(ndim) {
+        Ok(n) if n <= MAX_DIM => Ok(n),
         _ => Err(Error::InvalidParam),
     }
 }
@@ -101,6 +111,33 @@ impl ArrayParams {
         Ok(())
     }
 
+    /// Make the shape of the next array that of the box `[start, stop)` of
+    /// an array of geometry `g` (`b2nd_get_slice`): the box must lie inside
+    /// `g`, and the new array's items (`typesize` bytes) must be as large
+    /// as the source's (`src_typesize`); `InvalidParam` otherwise, in that
+    /// order.  The shape is recorded as [`Self::set_shape`] records it.
+    pub fn set_box_shape(
+        &mut self,
+        g: &Geometry,
+        start: &[i64],
+        stop: &[i64],
+        typesize: i32,
+        src_typesize: i32,
+    ) -> Result<()> {
+        let shape = box_shape(&g.shape, start, stop)?;
+        if typesize != src_typesize {
+            return Err(Error::InvalidParam);
+        }
+        self.set_shape(&shape)
+    }
+
+    /// The bytes of the items of an array made with these parameters
+    /// (`typesize` bytes an item), which a caller's buffer of `buffersize`
+    /// bytes must hold (see [`buffer_nbytes`]).
+    pub fn buffer_nbytes(&self, typesize: i32, buffersize: i64) -> Result<i64> {
+        buffer_nbytes(self.meta()?.geom.nitems, typesize, buffersize)
+    }
+
     /// Whether an array of geometry `g` is cut into chunks and blocks as
     /// these parameters cut theirs (its chunks can then be copied as they
     /// are).
@@ -147,6 +184,9 @@ mod tests {
         assert_eq!(metalayer_count(-1), Err(Error::InvalidParam));
         assert_eq!(metalayer_count(15), Ok(15));
         assert_eq!(metalayer_count(16), Err(Error::InvalidParam));
+        assert_eq!(ndim_count(-1), Err(Error::InvalidParam));
+        assert_eq!(ndim_count(MAX_DIM as i8), Ok(MAX_DIM));
+        assert_eq!(ndim_count(MAX_DIM as i8 + 1), Err(Error::InvalidParam));
     }
 
     #[test]
@@ -159,5 +199,21 @@ mod tests {
         assert!(p.partitions_like(&g));
         let other = Geometry::new(&[7, 7], &[4, 6], &[2, 2]).unwrap();
         assert!(!p.partitions_like(&other));
+    }
+
+    #[test]
+    fn slice_shapes_and_buffer_sizes() {
+        let mut p = params(None, 2).unwrap();
+        let g = Geometry::new(&[8, 6], &[4, 6], &[2, 3]).unwrap();
+        assert!(p.set_box_shape(&g, &[1, 0], &[5, 6], 2, 2).is_ok());
+        assert_eq!(p.shape, vec![4, 6]);
+        let outside = p.set_box_shape(&g, &[1, 0], &[9, 6], 2, 2);
+        assert_eq!(outside, Err(Error::InvalidParam));
+        assert_eq!(p.shape, vec![4, 6]);
+        let other_items = p.set_box_shape(&g, &[0, 0], &[2, 2], 2, 4);
+        assert_eq!(other_items, Err(Error::InvalidParam));
+        assert_eq!(p.shape, vec![4, 6]);
+        assert_eq!(p.buffer_nbytes(2, 48), Ok(48));
+        assert_eq!(p.buffer_nbytes(2, 47), Err(Error::InvalidParam));
     }
 }

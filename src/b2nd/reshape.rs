@@ -314,6 +314,22 @@ pub fn concatenate_own(
     concatenate(sc, dst, &snapshot, src, axis)
 }
 
+/// [`concatenate`] with the items of `src` read from `src_sc`, or, when
+/// `src_sc` is `None`, from `dst_sc` itself (the array concatenated to
+/// itself, through [`concatenate_own`]).
+pub fn concatenate_from(
+    dst_sc: &mut SuperChunk,
+    dst: &mut ArrayMeta,
+    src_sc: Option<&SuperChunk>,
+    src: &Geometry,
+    axis: usize,
+) -> Result<()> {
+    match src_sc {
+        Some(s) => concatenate(dst_sc, dst, s, src, axis),
+        None => concatenate_own(dst_sc, dst, src, axis),
+    }
+}
+
 /// Append the items of `src` after `dst` along `axis` (`b2nd_concatenate`
 /// once `dst` is the first array or its copy).
 pub fn concatenate(
@@ -528,9 +544,14 @@ mod tests {
         let (mut sc, mut m) = new_array(&[3, 2], &[2, 2], &[1, 2], 1);
         let d = fill(&mut sc, &m);
         let g = m.geom.clone();
-        concatenate_own(&mut sc, &mut m, &g, 1).unwrap();
+        concatenate_from(&mut sc, &mut m, None, &g, 1).unwrap();
         assert_eq!(m.geom.shape, vec![3, 4]);
         let rows: Vec<u8> = d.chunks(2).flat_map(|r| [r, r].concat()).collect();
+        assert_eq!(to_buffer(&sc, &m.geom).unwrap(), rows);
+        let (other, _) = new_array(&[3, 2], &[2, 2], &[1, 2], 1);
+        concatenate_from(&mut sc, &mut m, Some(&other), &g, 1).unwrap();
+        assert_eq!(m.geom.shape, vec![3, 6]);
+        let rows: Vec<u8> = d.chunks(2).flat_map(|r| [r, r, &[0, 0]].concat()).collect();
         assert_eq!(to_buffer(&sc, &m.geom).unwrap(), rows);
     }
 

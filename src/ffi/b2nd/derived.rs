@@ -3,6 +3,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::*;
+use crate::b2nd::reshape::concatenate_from;
 
 // ---------------------------------------------------------------- new arrays from arrays
 
@@ -27,15 +28,10 @@ unsafe fn fill_from(
     // SAFETY: both are live arrays of this library (dst just made).
     let r = unsafe {
         let s = holder(src)?;
-        let smeta = s.meta.clone();
-        let ssc = s.c.sc;
-        if ssc == holder(dst)?.c.sc {
-            return Err(Error::InvalidParam);
-        }
-        with_engine(ssc, false, |src_sc| {
-            write(dst, |dst_sc, dm| {
-                reshape::copy_into(src_sc, &smeta.geom, offset, dst_sc, &dm.geom)
-            })
+        let (ssc, sg) = (s.c.sc, s.meta.geom.clone());
+        with_source(ssc, dst, |from, d, dm| {
+            let from = from.ok_or(Error::InvalidParam)?;
+            reshape::copy_into(from, &sg, offset, d, &dm.geom)
         })
     };
     // SAFETY: nobody else holds dst.
@@ -56,14 +52,11 @@ pub unsafe extern "C" fn b2nd_get_slice(
         if array.is_null() {
             return Err(Error::NullPointer);
         }
-        let nd = s.meta.geom.ndim();
         // SAFETY: as above.
-        let (s0, s1) = unsafe { (dims(start, nd)?, dims(stop, nd)?) };
-        let shape = array::box_shape(&s.meta.geom.shape, s0, s1)?;
-        if c.cparams.typesize != s.c_typesize() {
-            return Err(Error::InvalidParam);
-        }
-        let a = array_with_shape(c, &shape, &[])?;
+        let [s0, s1] = unsafe { dims_all(s.meta.geom.ndim(), [start, stop]) }?;
+        c.params
+            .set_box_shape(&s.meta.geom, s0, s1, c.cparams.typesize, s.c_typesize())?;
+        let a = array_new(c, Fill::Special(Special::Zero), &[])?;
         // SAFETY: src is live, a was just made.
         unsafe { fill_from(src, s0, a)? };
         store(array, a)
@@ -150,32 +143,17 @@ pub unsafe extern "C" fn b2nd_concatenate(
         if array.is_null() {
             return Err(Error::NullPointer);
         }
-        let axis = axis_arg(axis)?;
-        let (ts1, ts2) = (a1.c_typesize(), a2.c_typesize());
-        reshape::check_concatenable(&a1.meta.geom, ts1, &a2.meta.geom, ts2, axis)?;
-        let dst = if copy {
-            // SAFETY: forwarded contract.
-            unsafe { copy_array(ctx, src1)? }
-        } else {
-            src1 as *mut b2nd_array_t
-        };
-        let (src_sc, g2) = (a2.c.sc, a2.meta.geom.clone());
+        let (axis, g2) = (axis_arg(axis)?, a2.meta.geom.clone());
+        reshape::check_concatenable(&a1.meta.geom, a1.c_typesize(), &g2, a2.c_typesize(), axis)?;
+        // SAFETY: ctx is NULL or live; src1 is live (checked above).
+        let copied = copy.then(|| unsafe { copy_array(ctx, src1) }).transpose()?;
+        let dst = copied.unwrap_or(src1 as *mut _);
         // SAFETY: dst and src2 are live arrays of this library.
-        let r = unsafe {
-            if holder(dst)?.c.sc == src_sc {
-                write(dst, |d, m| reshape::concatenate_own(d, m, &g2, axis))
-            } else {
-                with_engine(src_sc, false, |s| {
-                    write(dst, |d, m| reshape::concatenate(d, m, s, &g2, axis))
-                })
-            }
-        };
-        if copy {
-            // SAFETY: the copy is ours alone.
-            store(array, unsafe { kept_or_freed(dst, r) }?)
-        } else {
-            r.and_then(|_| store(array, dst))
-        }
+        let r =
+            unsafe { with_source(a2.c.sc, dst, |s, d, m| concatenate_from(d, m, s, &g2, axis)) };
+        // SAFETY: a copy is ours alone: freed when the concatenation failed.
+        let r = copied.map_or(r.map(|_| dst), |a| unsafe { kept_or_freed(a, r) });
+        store(array, r?)
     })
 }
 
@@ -211,8 +189,8 @@ unsafe fn view(
     let sg = src.meta.geom.clone();
     // SAFETY: src and a are live and distinct.
     let r = unsafe {
-        with_engine(src.c.sc, false, |s| {
-            write(a, |d, m| reshape::reshape_units(s, &sg, d, &m.geom))
+        with_source(src.c.sc, a, |s, d, m| {
+            reshape::reshape_units(s.ok_or(Error::InvalidParam)?, &sg, d, &m.geom)
         })
         .and_then(|_| copy_vlmetas(src.c.sc, holder(a)?.c.sc))
     };
