@@ -82,6 +82,21 @@ impl ArrayParams {
         })
     }
 
+    /// The parameters of a view of the array `meta` with other unit
+    /// dimensions (`b2nd_expand_dims`, `b2nd_squeeze_index`): its dtype,
+    /// the `(shape, chunkshape, blockshape)` given, no extra metalayers.
+    pub fn view_of(meta: &ArrayMeta, shapes: (Vec<i64>, Vec<i32>, Vec<i32>)) -> ArrayParams {
+        let (shape, chunkshape, blockshape) = shapes;
+        ArrayParams {
+            shape,
+            chunkshape,
+            blockshape,
+            dtype: meta.dtype.clone(),
+            dtype_format: meta.dtype_format,
+            metalayers: Vec::new(),
+        }
+    }
+
     /// The geometry and dtype a new array gets.
     pub fn meta(&self) -> Result<ArrayMeta> {
         Ok(ArrayMeta {
@@ -199,6 +214,19 @@ mod tests {
         assert!(p.partitions_like(&g));
         let other = Geometry::new(&[7, 7], &[4, 6], &[2, 2]).unwrap();
         assert!(!p.partitions_like(&other));
+    }
+
+    #[test]
+    fn views_keep_the_dtype() {
+        let meta = params(Some("<f8"), 8).unwrap().meta().unwrap();
+        let shapes = (vec![1, 10, 6], vec![1, 4, 6], vec![1, 2, 3]);
+        let v = ArrayParams::view_of(&meta, shapes);
+        assert_eq!(
+            (v.dtype.as_str(), v.shape.as_slice()),
+            ("<f8", &[1, 10, 6][..])
+        );
+        assert!(v.metalayers.is_empty());
+        assert_eq!(v.meta().unwrap().geom.nitems, 60);
     }
 
     #[test]

@@ -314,6 +314,16 @@ pub fn concatenate_own(
     concatenate(sc, dst, &snapshot, src, axis)
 }
 
+/// Whether a view with other unit dimensions may be made of the array on
+/// `sc`: as the reference, not when the super-chunk has fixed metalayers
+/// besides "b2nd" (`InvalidParam`).
+pub fn check_viewable(sc: &SuperChunk) -> Result<()> {
+    if !super::array::extra_metalayers(sc).is_empty() {
+        return Err(Error::InvalidParam);
+    }
+    Ok(())
+}
+
 /// [`concatenate`] with the items of `src` read from `src_sc`, or, when
 /// `src_sc` is `None`, from `dst_sc` itself (the array concatenated to
 /// itself, through [`concatenate_own`]).
@@ -522,6 +532,16 @@ mod tests {
         // Not on a chunk boundary inside the array: refused, nothing changes.
         assert!(delete(&mut sc, &mut m, 0, 1, 1).is_err());
         assert_eq!(to_buffer(&sc, &m.geom).unwrap(), e2);
+    }
+
+    #[test]
+    fn views_only_of_plain_arrays() {
+        let (mut sc, _) = new_array(&[3, 2], &[2, 2], &[1, 2], 1);
+        assert_eq!(check_viewable(&sc), Ok(()));
+        sc.vlmeta_add("notes", b"x", None).unwrap();
+        assert_eq!(check_viewable(&sc), Ok(()));
+        sc.meta_add("extra", b"x").unwrap();
+        assert_eq!(check_viewable(&sc), Err(Error::InvalidParam));
     }
 
     #[test]

@@ -22,11 +22,10 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
         let need = c.params.buffer_nbytes(c.cparams.typesize, buffersize)?;
         // SAFETY: buffer holds buffersize >= need bytes.
         let data = unsafe { caller_buffer(buffer, need) }?;
-        let a = array_new(c, Fill::Special(Special::Zero), &[])?;
-        // SAFETY: a was just made and nobody else holds it.
-        let r = unsafe { write(a, |sc, m| array::from_buffer(sc, &m.geom, data)) };
-        // SAFETY: as above.
-        store(array, unsafe { kept_or_freed(a, r) }?)
+        let fill = |sc: &mut SuperChunk, m: &mut ArrayMeta| array::from_buffer(sc, &m.geom, data);
+        // SAFETY: the new array is live and ours alone.
+        let a = new_filled(c, &[], |a| unsafe { write(a, fill) })?;
+        store(array, a)
     })
 }
 

@@ -7,35 +7,21 @@ use crate::b2nd::reshape::concatenate_from;
 
 // ---------------------------------------------------------------- new arrays from arrays
 
-/// An empty (zero) array for `ctx` with `shape`, recording it in the
-/// context as the reference does.
-fn array_with_shape(
-    ctx: &mut b2nd_context_t,
-    shape: &[i64],
-    extra: &[(String, Vec<u8>)],
-) -> Result<*mut b2nd_array_t> {
-    ctx.params.set_shape(shape)?;
-    array_new(ctx, Fill::Special(Special::Zero), extra)
-}
-
-/// Copy the items of `src` at `offset` into the new array `dst`; free `dst`
-/// on failure.
+/// Copy the items of `src` at `offset` into the new array `dst`.
 unsafe fn fill_from(
     src: *const b2nd_array_t,
     offset: &[i64],
     dst: *mut b2nd_array_t,
 ) -> Result<()> {
     // SAFETY: both are live arrays of this library (dst just made).
-    let r = unsafe {
+    unsafe {
         let s = holder(src)?;
         let (ssc, sg) = (s.c.sc, s.meta.geom.clone());
         with_source(ssc, dst, |from, d, dm| {
             let from = from.ok_or(Error::InvalidParam)?;
             reshape::copy_into(from, &sg, offset, d, &dm.geom)
         })
-    };
-    // SAFETY: nobody else holds dst.
-    unsafe { kept_or_freed(dst, r) }.map(|_| ())
+    }
 }
 
 #[no_mangle]
@@ -52,13 +38,13 @@ pub unsafe extern "C" fn b2nd_get_slice(
         if array.is_null() {
             return Err(Error::NullPointer);
         }
+        let g = &s.meta.geom;
         // SAFETY: as above.
-        let [s0, s1] = unsafe { dims_all(s.meta.geom.ndim(), [start, stop]) }?;
+        let [s0, s1] = unsafe { dims_all(g.ndim(), [start, stop]) }?;
         c.params
-            .set_box_shape(&s.meta.geom, s0, s1, c.cparams.typesize, s.c_typesize())?;
-        let a = array_new(c, Fill::Special(Special::Zero), &[])?;
-        // SAFETY: src is live, a was just made.
-        unsafe { fill_from(src, s0, a)? };
+            .set_box_shape(g, s0, s1, c.cparams.typesize, s.c_typesize())?;
+        // SAFETY: src is live, the new array ours alone.
+        let a = new_filled(c, &[], |a| unsafe { fill_from(src, s0, a) })?;
         store(array, a)
     })
 }
@@ -119,13 +105,13 @@ unsafe fn copy_array(
         return Err(Error::InvalidParam);
     }
     let extra = s.other_metas()?;
-    let a = array_with_shape(c, &g.shape, &extra)?;
+    c.params.set_shape(&g.shape)?;
     let zero = vec![0i64; g.ndim()];
-    // SAFETY: src is live, a was just made.
-    unsafe {
+    // SAFETY: src is live, the new array ours alone.
+    new_filled(c, &extra, |a| unsafe {
         fill_from(src, &zero, a)?;
-        kept_or_freed(a, copy_vlmetas(s.c.sc, holder(a)?.c.sc))
-    }
+        copy_vlmetas(s.c.sc, holder(a)?.c.sc)
+    })
 }
 
 #[no_mangle]
@@ -161,41 +147,29 @@ pub unsafe extern "C" fn b2nd_concatenate(
 /// (`b2nd_expand_dims`, `b2nd_squeeze_index`).
 unsafe fn view(
     src: &ArrayHolder,
-    shape: &[i64],
-    chunkshape: &[i32],
-    blockshape: &[i32],
+    shapes: (Vec<i64>, Vec<i32>, Vec<i32>),
 ) -> Result<*mut b2nd_array_t> {
-    if !src.other_metas()?.is_empty() {
-        return Err(Error::InvalidParam);
-    }
     // SAFETY: src's super-chunk is ours.
-    let (cp, dp, _) = unsafe { c_params(src.c.sc) }?;
+    let (cp, dp, _) = unsafe {
+        with_engine(src.c.sc, false, |sc| reshape::check_viewable(sc))?;
+        c_params(src.c.sc)?
+    };
     let mut ctx = b2nd_context_t {
         contiguous: false,
         urlpath: None,
         cparams: cp,
         dparams: Some(dp),
         io: std::ptr::null_mut(),
-        params: ArrayParams {
-            shape: shape.to_vec(),
-            chunkshape: chunkshape.to_vec(),
-            blockshape: blockshape.to_vec(),
-            dtype: src.meta.dtype.clone(),
-            dtype_format: src.meta.dtype_format,
-            metalayers: Vec::new(),
-        },
+        params: ArrayParams::view_of(&src.meta, shapes),
     };
-    let a = array_new(&mut ctx, Fill::Special(Special::Zero), &[])?;
     let sg = src.meta.geom.clone();
-    // SAFETY: src and a are live and distinct.
-    let r = unsafe {
+    // SAFETY: src and the new array are live and distinct.
+    new_filled(&mut ctx, &[], |a| unsafe {
         with_source(src.c.sc, a, |s, d, m| {
             reshape::reshape_units(s.ok_or(Error::InvalidParam)?, &sg, d, &m.geom)
         })
         .and_then(|_| copy_vlmetas(src.c.sc, holder(a)?.c.sc))
-    };
-    // SAFETY: a is ours alone.
-    unsafe { kept_or_freed(a, r) }
+    })
 }
 
 #[no_mangle]
@@ -213,9 +187,9 @@ pub unsafe extern "C" fn b2nd_expand_dims(
         }
         // SAFETY: as above.
         let axis = unsafe { required_items(axis, final_dims as usize)? };
-        let (s, c, b) = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
+        let shapes = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
         // SAFETY: h is live.
-        store(view_out, unsafe { view(h, &s, &c, &b)? })
+        store(view_out, unsafe { view(h, shapes)? })
     })
 }
 
@@ -233,9 +207,9 @@ pub unsafe extern "C" fn b2nd_squeeze_index(
         }
         // SAFETY: as above.
         let index = unsafe { required_items(index, h.meta.geom.ndim())? };
-        let (s, c, b) = reshape::squeezed(&h.meta.geom, index)?;
+        let shapes = reshape::squeezed(&h.meta.geom, index)?;
         // SAFETY: h is live.
-        store(view_out, unsafe { view(h, &s, &c, &b)? })
+        store(view_out, unsafe { view(h, shapes)? })
     })
 }
 

@@ -58,11 +58,9 @@ pub unsafe extern "C" fn b2nd_deserialize_meta(
         unsafe { write_shapes(&d.meta.geom, ndim, shape, chunkshape, blockshape) };
         if want_dtype {
             store(dtype_format, d.meta.dtype_format)?;
-            let copy = d.dtype().map(|t| malloc_bytes(t.as_bytes(), true));
-            store(
-                dtype,
-                copy.transpose()?.unwrap_or(std::ptr::null_mut()) as *mut c_char,
-            )?;
+            let text = d.dtype().map(str::as_bytes);
+            let copy = text.map(|t| malloc_bytes(t, true)).transpose()?;
+            store(dtype, copy.unwrap_or(std::ptr::null_mut()).cast())?;
         }
         Ok(d.len)
     })
@@ -126,13 +124,11 @@ pub unsafe extern "C" fn b2nd_copy_buffer2(
         let Some((src_len, dst_len)) = copy::box_extents(ts, sp, s0, s1, dp, d0)? else {
             return Ok(());
         };
-        if src.is_null() || dst.is_null() {
-            return Err(Error::NullPointer);
-        }
-        // SAFETY: the caller's buffers hold their padded shapes, of
-        // which only the boxes (src_len and dst_len bytes from the start) are
-        // touched; src and dst do not overlap (b2nd.h).
-        let (sb, db) = unsafe { (bytes(src, src_len), bytes_mut(dst, dst_len)) };
+        // SAFETY: the buffers hold their padded shapes, of which the boxes
+        // (the extents from the start) are touched; they do not overlap.
+        let sb = unsafe { caller_buffer(src, src_len as i64) }?;
+        // SAFETY: as above.
+        let db = unsafe { caller_buffer_mut(dst, dst_len as i64) }?;
         copy::copy_box(ts, sb, sp, s0, s1, db, dp, d0)
     })
 }

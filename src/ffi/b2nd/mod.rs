@@ -22,8 +22,8 @@ use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
 use super::guarded;
 use super::ptr::{
-    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, items_mut, malloc_bytes,
-    required_items, store, string, string_arg,
+    c_str, caller_buffer, caller_buffer_mut, items_mut, malloc_bytes, required_items, store,
+    string, string_arg,
 };
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
@@ -520,6 +520,19 @@ pub unsafe extern "C" fn b2nd_full(
         let value = unsafe { caller_buffer(fill_value, nbytes) }?;
         create(c, array, Fill::Value(value))
     })
+}
+
+/// A new zero array for `ctx` (the metalayers `extra` after the
+/// context's) whose items `fill` then writes; freed when `fill` fails.
+fn new_filled(
+    ctx: &mut b2nd_context_t,
+    extra: &[(String, Vec<u8>)],
+    fill: impl FnOnce(*mut b2nd_array_t) -> Result<()>,
+) -> Result<*mut b2nd_array_t> {
+    let a = array_new(ctx, Fill::Special(Special::Zero), extra)?;
+    let r = fill(a);
+    // SAFETY: a was just made and nobody else holds it.
+    unsafe { kept_or_freed(a, r) }
 }
 
 /// The new array `a` when `r` (the call that filled it) succeeded;
