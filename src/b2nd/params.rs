@@ -159,6 +159,33 @@ impl ArrayParams {
     pub fn partitions_like(&self, g: &Geometry) -> bool {
         self.chunkshape == g.chunkshape && self.blockshape == g.blockshape
     }
+
+    /// How an array of geometry `g` with items of `src_typesize` bytes is
+    /// copied into a new array made with these parameters and items of
+    /// `typesize` bytes (`b2nd_copy`): chunk by chunk when both are cut
+    /// alike (see [`Self::partitions_like`]; `g`'s shape is then recorded
+    /// as [`Self::set_shape`] records it), otherwise item by item, which
+    /// needs items of one size (`InvalidParam`).  In the second case the
+    /// caller records the shape.
+    pub fn copy_way(&mut self, g: &Geometry, typesize: i32, src_typesize: i32) -> Result<CopyWay> {
+        if self.partitions_like(g) {
+            self.set_shape(&g.shape)?;
+            return Ok(CopyWay::Chunks);
+        }
+        if typesize != src_typesize {
+            return Err(Error::InvalidParam);
+        }
+        Ok(CopyWay::Items)
+    }
+}
+
+/// How [`ArrayParams::copy_way`] copies an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyWay {
+    /// The compressed chunks as they are (the whole super-chunk is copied).
+    Chunks,
+    /// The items, into a new array cut as the parameters say.
+    Items,
 }
 
 #[cfg(test)]
@@ -214,6 +241,18 @@ mod tests {
         assert!(p.partitions_like(&g));
         let other = Geometry::new(&[7, 7], &[4, 6], &[2, 2]).unwrap();
         assert!(!p.partitions_like(&other));
+    }
+
+    #[test]
+    fn how_arrays_are_copied() {
+        let mut p = params(None, 2).unwrap();
+        let alike = Geometry::new(&[7, 7], &[4, 6], &[2, 3]).unwrap();
+        assert_eq!(p.copy_way(&alike, 2, 4), Ok(CopyWay::Chunks));
+        assert_eq!(p.shape, vec![7, 7]);
+        let other = Geometry::new(&[5, 5], &[5, 5], &[5, 5]).unwrap();
+        assert_eq!(p.copy_way(&other, 2, 2), Ok(CopyWay::Items));
+        assert_eq!(p.copy_way(&other, 2, 4), Err(Error::InvalidParam));
+        assert_eq!(p.shape, vec![7, 7]);
     }
 
     #[test]

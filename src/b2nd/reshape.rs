@@ -416,6 +416,11 @@ pub fn expanded(g: &Geometry, axis: &[bool]) -> Option<(Vec<i64>, Vec<i32>, Vec<
     (old == g.ndim()).then_some((s, c, b))
 }
 
+/// Which dimensions of `g` have length 1: what `b2nd_squeeze` removes.
+pub fn unit_dims(g: &Geometry) -> Vec<bool> {
+    g.shape.iter().map(|&s| s == 1).collect()
+}
+
 /// The shapes of `g` without the dimensions where `index` is true, which
 /// must have length 1 (`b2nd_squeeze_index`).
 pub fn squeezed(g: &Geometry, index: &[bool]) -> Result<(Vec<i64>, Vec<i32>, Vec<i32>)> {
@@ -532,6 +537,17 @@ mod tests {
         // Not on a chunk boundary inside the array: refused, nothing changes.
         assert!(delete(&mut sc, &mut m, 0, 1, 1).is_err());
         assert_eq!(to_buffer(&sc, &m.geom).unwrap(), e2);
+    }
+
+    #[test]
+    fn squeezing_the_unit_dimensions() {
+        let g = Geometry::new(&[1, 5, 1, 3], &[1, 2, 1, 3], &[1, 1, 1, 3]).unwrap();
+        let units = unit_dims(&g);
+        assert_eq!(units, vec![true, false, true, false]);
+        let (s, c, b) = squeezed(&g, &units).unwrap();
+        assert_eq!((s, c, b), (vec![5, 3], vec![2, 3], vec![1, 3]));
+        let not_unit = squeezed(&g, &[false, true, false, false]);
+        assert_eq!(not_unit, Err(Error::InvalidIndex));
     }
 
     #[test]

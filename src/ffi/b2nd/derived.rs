@@ -3,6 +3,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::*;
+use crate::b2nd::params::CopyWay;
 use crate::b2nd::reshape::concatenate_from;
 
 // ---------------------------------------------------------------- new arrays from arrays
@@ -93,16 +94,12 @@ unsafe fn copy_array(
     // SAFETY: ctx/src are NULL or live.
     let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
     let g = s.meta.geom.clone();
-    if c.params.partitions_like(&g) {
-        c.params.set_shape(&g.shape)?;
+    if c.params.copy_way(&g, c.cparams.typesize, s.c_typesize())? == CopyWay::Chunks {
         let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
         let mut st = c.storage(&mut cp, &mut dp);
         // SAFETY: storage and super-chunk are valid for the call; the copy
         // is ours.
         return unsafe { adopted(blosc2_schunk_copy(s.c.sc, &mut st)) };
-    }
-    if c.cparams.typesize != s.c_typesize() {
-        return Err(Error::InvalidParam);
     }
     let extra = s.other_metas()?;
     c.params.set_shape(&g.shape)?;
@@ -221,7 +218,7 @@ pub unsafe extern "C" fn b2nd_squeeze(
     guard(Error::Failure.code(), || {
         // SAFETY: array is NULL or live.
         let index: Vec<bool> = match unsafe { holder(array) } {
-            Ok(h) => h.meta.geom.shape.iter().map(|&s| s == 1).collect(),
+            Ok(h) => reshape::unit_dims(&h.meta.geom),
             Err(e) => return e.code(),
         };
         // SAFETY: index holds ndim values.
