@@ -34,6 +34,15 @@ impl Fill<'_> {
             _ => Ok(()),
         }
     }
+
+    /// The bytes of the value a [`Fill::Value`] array starts from: one item
+    /// of `typesize` bytes, which must be positive (`InvalidParam`).
+    pub fn value_nbytes(typesize: i32) -> Result<i64> {
+        match typesize {
+            ..=0 => Err(Error::InvalidParam),
+            n => Ok(i64::from(n)),
+        }
+    }
 }
 
 /// Serialize `meta` as the "b2nd" metalayer.
@@ -579,6 +588,8 @@ pub(crate) mod tests {
         assert_eq!(nan.check_typesize(8), Ok(()));
         assert_eq!(nan.check_typesize(2), Err(Error::Data));
         assert_eq!(Fill::Special(Special::Zero).check_typesize(2), Ok(()));
+        assert_eq!(Fill::value_nbytes(3), Ok(3));
+        assert_eq!(Fill::value_nbytes(0), Err(Error::InvalidParam));
         let cp = CParams {
             typesize: 2,
             ..CParams::default()

@@ -1,8 +1,18 @@
 //! Copy a box of items between two C-order buffers of different (padded)
 //! shapes (`b2nd_copy_buffer2`).
 
-use super::geometry::strides;
+use super::geometry::{strides, MAX_DIM};
 use crate::error::{Error, Result};
+
+/// The number of dimensions and the item size of a box copy, checked:
+/// 1 to [`MAX_DIM`] dimensions and a positive item size (`InvalidParam`
+/// otherwise).
+pub fn copy_args(ndim: i8, itemsize: i32) -> Result<(usize, usize)> {
+    match (usize::try_from(ndim), usize::try_from(itemsize)) {
+        (Ok(nd), Ok(ts)) if (1..=MAX_DIM).contains(&nd) && ts > 0 => Ok((nd, ts)),
+        _ => Err(Error::InvalidParam),
+    }
+}
 
 /// Bytes a buffer must hold for items up to (but excluding) `stop` along
 /// every dimension of a buffer of shape `pad` (`None` on overflow; 0 when
@@ -150,6 +160,15 @@ pub fn copy_box(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dimensions_and_item_sizes() {
+        assert_eq!(copy_args(1, 1), Ok((1, 1)));
+        assert_eq!(copy_args(MAX_DIM as i8, 8), Ok((MAX_DIM, 8)));
+        for (nd, ts) in [(0, 1), (-1, 1), (MAX_DIM as i8 + 1, 1), (2, 0), (2, -4)] {
+            assert_eq!(copy_args(nd, ts), Err(Error::InvalidParam));
+        }
+    }
 
     #[test]
     fn extents_of_a_box() {

@@ -1,7 +1,7 @@
 //! The "b2nd" metalayer of an array: its bytes (read and written by
 //! [`crate::format::b2nd_meta`]) and the array geometry they must describe.
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, MAX_DIM};
 use crate::error::{Error, Result};
 use crate::format::b2nd_meta::{self, Markers, Reader};
 
@@ -32,6 +32,22 @@ pub fn serialize(
     b2nd_meta::write(shape, chunkshape, blockshape, dtype, dtype_format).ok_or(Error::InvalidParam)
 }
 
+/// The number of dimensions `b2nd_serialize_meta` encodes: `ndim` from 0
+/// to [`MAX_DIM`] with a non-negative `dtype_format` (`Failure` otherwise,
+/// as the reference answers).
+pub fn serialized_ndim(ndim: i8, dtype_format: i8) -> Result<usize> {
+    match usize::try_from(ndim) {
+        Ok(n) if n <= MAX_DIM && dtype_format >= 0 => Ok(n),
+        _ => Err(Error::Failure),
+    }
+}
+
+/// The dtype a metalayer is written with: `dtype`, or [`DEFAULT_DTYPE`]
+/// when the caller gives none.
+pub fn dtype_or_default(dtype: Option<String>) -> String {
+    dtype.unwrap_or_else(|| DEFAULT_DTYPE.to_string())
+}
+
 /// Decode and check a metalayer; also returns the number of bytes read.
 ///
 /// Malformed bytes (wrong markers, truncation, a dtype that is not a str32)
@@ -52,6 +68,14 @@ pub struct Decoded {
     pub len: usize,
     /// Whether a dtype section follows the block shape (read or not).
     pub has_dtype: bool,
+}
+
+impl Decoded {
+    /// The dtype the metalayer names: `None` when it has no dtype section
+    /// (the older "caterva" form).
+    pub fn dtype(&self) -> Option<&str> {
+        self.has_dtype.then_some(self.meta.dtype.as_str())
+    }
 }
 
 /// As [`deserialize`]; without `with_dtype` the bytes after the block shape
@@ -98,7 +122,6 @@ pub fn describe(meta: &ArrayMeta) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::b2nd::MAX_DIM;
 
     #[test]
     fn round_trip() {
@@ -167,6 +190,18 @@ mod tests {
         assert_eq!(shapes_only.meta.dtype, DEFAULT_DTYPE);
         let caterva = deserialize_parts(&m[..shapes_end], true).unwrap();
         assert!(!caterva.has_dtype && caterva.len == shapes_end);
+        assert_eq!((full.dtype(), caterva.dtype()), (Some("<f8"), None));
+    }
+
+    #[test]
+    fn serialize_arguments() {
+        assert_eq!(serialized_ndim(0, 0), Ok(0));
+        assert_eq!(serialized_ndim(MAX_DIM as i8, 1), Ok(MAX_DIM));
+        assert_eq!(serialized_ndim(MAX_DIM as i8 + 1, 0), Err(Error::Failure));
+        assert_eq!(serialized_ndim(-1, 0), Err(Error::Failure));
+        assert_eq!(serialized_ndim(2, -1), Err(Error::Failure));
+        assert_eq!(dtype_or_default(None), DEFAULT_DTYPE);
+        assert_eq!(dtype_or_default(Some("<i4".into())), "<i4");
     }
 
     #[test]

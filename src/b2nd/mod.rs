@@ -29,6 +29,7 @@ pub mod geometry;
 pub mod meta;
 pub mod params;
 pub mod reshape;
+pub mod save;
 pub mod select;
 
 pub use array::Fill;

@@ -3,7 +3,8 @@
 //! defaults that fill what the caller left out, and the block size the
 //! super-chunk's compression parameters must carry.
 
-use super::geometry::Geometry;
+use super::array::{box_shape, buffer_nbytes};
+use super::geometry::{Geometry, MAX_DIM};
 use super::meta::ArrayMeta;
 use crate::error::{Error, Result};
 
@@ -34,6 +35,15 @@ pub struct ArrayParams {
 pub fn metalayer_count(n: i32) -> Result<usize> {
     match usize::try_from(n) {
         Ok(n) if n <= MAX_METALAYERS => Ok(n),
+        _ => Err(Error::InvalidParam),
+    }
+}
+
+/// The number of dimensions a caller asks for, checked: 0 to [`MAX_DIM`]
+/// (`InvalidParam` otherwise).
+pub fn ndim_count(ndim: i8) -> Result<usize> {
+    match usize::try_from(ndim) {
+        Ok(n) if n <= MAX_DIM => Ok(n),
         _ => Err(Error::InvalidParam),
     }
 }
@@ -72,6 +82,21 @@ impl ArrayParams {
         })
     }
 
+    /// The parameters of a view of the array `meta` with other unit
+    /// dimensions (`b2nd_expand_dims`, `b2nd_squeeze_index`): its dtype,
+    /// the `(shape, chunkshape, blockshape)` given, no extra metalayers.
+    pub fn view_of(meta: &ArrayMeta, shapes: (Vec<i64>, Vec<i32>, Vec<i32>)) -> ArrayParams {
+        let (shape, chunkshape, blockshape) = shapes;
+        ArrayParams {
+            shape,
+            chunkshape,
+            blockshape,
+            dtype: meta.dtype.clone(),
+            dtype_format: meta.dtype_format,
+            metalayers: Vec::new(),
+        }
+    }
+
     /// The geometry and dtype a new array gets.
     pub fn meta(&self) -> Result<ArrayMeta> {
         Ok(ArrayMeta {
@@ -101,12 +126,66 @@ impl ArrayParams {
         Ok(())
     }
 
+    /// Make the shape of the next array that of the box `[start, stop)` of
+    /// an array of geometry `g` (`b2nd_get_slice`): the box must lie inside
+    /// `g`, and the new array's items (`typesize` bytes) must be as large
+    /// as the source's (`src_typesize`); `InvalidParam` otherwise, in that
+    /// order.  The shape is recorded as [`Self::set_shape`] records it.
+    pub fn set_box_shape(
+        &mut self,
+        g: &Geometry,
+        start: &[i64],
+        stop: &[i64],
+        typesize: i32,
+        src_typesize: i32,
+    ) -> Result<()> {
+        let shape = box_shape(&g.shape, start, stop)?;
+        if typesize != src_typesize {
+            return Err(Error::InvalidParam);
+        }
+        self.set_shape(&shape)
+    }
+
+    /// The bytes of the items of an array made with these parameters
+    /// (`typesize` bytes an item), which a caller's buffer of `buffersize`
+    /// bytes must hold (see [`buffer_nbytes`]).
+    pub fn buffer_nbytes(&self, typesize: i32, buffersize: i64) -> Result<i64> {
+        buffer_nbytes(self.meta()?.geom.nitems, typesize, buffersize)
+    }
+
     /// Whether an array of geometry `g` is cut into chunks and blocks as
     /// these parameters cut theirs (its chunks can then be copied as they
     /// are).
     pub fn partitions_like(&self, g: &Geometry) -> bool {
         self.chunkshape == g.chunkshape && self.blockshape == g.blockshape
     }
+
+    /// How an array of geometry `g` with items of `src_typesize` bytes is
+    /// copied into a new array made with these parameters and items of
+    /// `typesize` bytes (`b2nd_copy`): chunk by chunk when both are cut
+    /// alike (see [`Self::partitions_like`]; `g`'s shape is then recorded
+    /// as [`Self::set_shape`] records it), otherwise item by item, which
+    /// needs items of one size (`InvalidParam`).  In the second case the
+    /// caller records the shape.
+    pub fn copy_way(&mut self, g: &Geometry, typesize: i32, src_typesize: i32) -> Result<CopyWay> {
+        if self.partitions_like(g) {
+            self.set_shape(&g.shape)?;
+            return Ok(CopyWay::Chunks);
+        }
+        if typesize != src_typesize {
+            return Err(Error::InvalidParam);
+        }
+        Ok(CopyWay::Items)
+    }
+}
+
+/// How [`ArrayParams::copy_way`] copies an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyWay {
+    /// The compressed chunks as they are (the whole super-chunk is copied).
+    Chunks,
+    /// The items, into a new array cut as the parameters say.
+    Items,
 }
 
 #[cfg(test)]
@@ -147,6 +226,9 @@ mod tests {
         assert_eq!(metalayer_count(-1), Err(Error::InvalidParam));
         assert_eq!(metalayer_count(15), Ok(15));
         assert_eq!(metalayer_count(16), Err(Error::InvalidParam));
+        assert_eq!(ndim_count(-1), Err(Error::InvalidParam));
+        assert_eq!(ndim_count(MAX_DIM as i8), Ok(MAX_DIM));
+        assert_eq!(ndim_count(MAX_DIM as i8 + 1), Err(Error::InvalidParam));
     }
 
     #[test]
@@ -159,5 +241,46 @@ mod tests {
         assert!(p.partitions_like(&g));
         let other = Geometry::new(&[7, 7], &[4, 6], &[2, 2]).unwrap();
         assert!(!p.partitions_like(&other));
+    }
+
+    #[test]
+    fn how_arrays_are_copied() {
+        let mut p = params(None, 2).unwrap();
+        let alike = Geometry::new(&[7, 7], &[4, 6], &[2, 3]).unwrap();
+        assert_eq!(p.copy_way(&alike, 2, 4), Ok(CopyWay::Chunks));
+        assert_eq!(p.shape, vec![7, 7]);
+        let other = Geometry::new(&[5, 5], &[5, 5], &[5, 5]).unwrap();
+        assert_eq!(p.copy_way(&other, 2, 2), Ok(CopyWay::Items));
+        assert_eq!(p.copy_way(&other, 2, 4), Err(Error::InvalidParam));
+        assert_eq!(p.shape, vec![7, 7]);
+    }
+
+    #[test]
+    fn views_keep_the_dtype() {
+        let meta = params(Some("<f8"), 8).unwrap().meta().unwrap();
+        let shapes = (vec![1, 10, 6], vec![1, 4, 6], vec![1, 2, 3]);
+        let v = ArrayParams::view_of(&meta, shapes);
+        assert_eq!(
+            (v.dtype.as_str(), v.shape.as_slice()),
+            ("<f8", &[1, 10, 6][..])
+        );
+        assert!(v.metalayers.is_empty());
+        assert_eq!(v.meta().unwrap().geom.nitems, 60);
+    }
+
+    #[test]
+    fn slice_shapes_and_buffer_sizes() {
+        let mut p = params(None, 2).unwrap();
+        let g = Geometry::new(&[8, 6], &[4, 6], &[2, 3]).unwrap();
+        assert!(p.set_box_shape(&g, &[1, 0], &[5, 6], 2, 2).is_ok());
+        assert_eq!(p.shape, vec![4, 6]);
+        let outside = p.set_box_shape(&g, &[1, 0], &[9, 6], 2, 2);
+        assert_eq!(outside, Err(Error::InvalidParam));
+        assert_eq!(p.shape, vec![4, 6]);
+        let other_items = p.set_box_shape(&g, &[0, 0], &[2, 2], 2, 4);
+        assert_eq!(other_items, Err(Error::InvalidParam));
+        assert_eq!(p.shape, vec![4, 6]);
+        assert_eq!(p.buffer_nbytes(2, 48), Ok(48));
+        assert_eq!(p.buffer_nbytes(2, 47), Err(Error::InvalidParam));
     }
 }

@@ -314,6 +314,32 @@ pub fn concatenate_own(
     concatenate(sc, dst, &snapshot, src, axis)
 }
 
+/// Whether a view with other unit dimensions may be made of the array on
+/// `sc`: as the reference, not when the super-chunk has fixed metalayers
+/// besides "b2nd" (`InvalidParam`).
+pub fn check_viewable(sc: &SuperChunk) -> Result<()> {
+    if !super::array::extra_metalayers(sc).is_empty() {
+        return Err(Error::InvalidParam);
+    }
+    Ok(())
+}
+
+/// [`concatenate`] with the items of `src` read from `src_sc`, or, when
+/// `src_sc` is `None`, from `dst_sc` itself (the array concatenated to
+/// itself, through [`concatenate_own`]).
+pub fn concatenate_from(
+    dst_sc: &mut SuperChunk,
+    dst: &mut ArrayMeta,
+    src_sc: Option<&SuperChunk>,
+    src: &Geometry,
+    axis: usize,
+) -> Result<()> {
+    match src_sc {
+        Some(s) => concatenate(dst_sc, dst, s, src, axis),
+        None => concatenate_own(dst_sc, dst, src, axis),
+    }
+}
+
 /// Append the items of `src` after `dst` along `axis` (`b2nd_concatenate`
 /// once `dst` is the first array or its copy).
 pub fn concatenate(
@@ -388,6 +414,11 @@ pub fn expanded(g: &Geometry, axis: &[bool]) -> Option<(Vec<i64>, Vec<i32>, Vec<
         }
     }
     (old == g.ndim()).then_some((s, c, b))
+}
+
+/// Which dimensions of `g` have length 1: what `b2nd_squeeze` removes.
+pub fn unit_dims(g: &Geometry) -> Vec<bool> {
+    g.shape.iter().map(|&s| s == 1).collect()
 }
 
 /// The shapes of `g` without the dimensions where `index` is true, which
@@ -509,6 +540,27 @@ mod tests {
     }
 
     #[test]
+    fn squeezing_the_unit_dimensions() {
+        let g = Geometry::new(&[1, 5, 1, 3], &[1, 2, 1, 3], &[1, 1, 1, 3]).unwrap();
+        let units = unit_dims(&g);
+        assert_eq!(units, vec![true, false, true, false]);
+        let (s, c, b) = squeezed(&g, &units).unwrap();
+        assert_eq!((s, c, b), (vec![5, 3], vec![2, 3], vec![1, 3]));
+        let not_unit = squeezed(&g, &[false, true, false, false]);
+        assert_eq!(not_unit, Err(Error::InvalidIndex));
+    }
+
+    #[test]
+    fn views_only_of_plain_arrays() {
+        let (mut sc, _) = new_array(&[3, 2], &[2, 2], &[1, 2], 1);
+        assert_eq!(check_viewable(&sc), Ok(()));
+        sc.vlmeta_add("notes", b"x", None).unwrap();
+        assert_eq!(check_viewable(&sc), Ok(()));
+        sc.meta_add("extra", b"x").unwrap();
+        assert_eq!(check_viewable(&sc), Err(Error::InvalidParam));
+    }
+
+    #[test]
     fn concatenate_aligned_and_not() {
         for (cs2, rows1) in [(vec![2, 3], 4i64), (vec![3, 3], 4), (vec![2, 3], 3)] {
             let (mut sc1, mut m1) = new_array(&[rows1, 3], &[2, 3], &[1, 3], 1);
@@ -528,9 +580,14 @@ mod tests {
         let (mut sc, mut m) = new_array(&[3, 2], &[2, 2], &[1, 2], 1);
         let d = fill(&mut sc, &m);
         let g = m.geom.clone();
-        concatenate_own(&mut sc, &mut m, &g, 1).unwrap();
+        concatenate_from(&mut sc, &mut m, None, &g, 1).unwrap();
         assert_eq!(m.geom.shape, vec![3, 4]);
         let rows: Vec<u8> = d.chunks(2).flat_map(|r| [r, r].concat()).collect();
+        assert_eq!(to_buffer(&sc, &m.geom).unwrap(), rows);
+        let (other, _) = new_array(&[3, 2], &[2, 2], &[1, 2], 1);
+        concatenate_from(&mut sc, &mut m, Some(&other), &g, 1).unwrap();
+        assert_eq!(m.geom.shape, vec![3, 6]);
+        let rows: Vec<u8> = d.chunks(2).flat_map(|r| [r, r, &[0, 0]].concat()).collect();
         assert_eq!(to_buffer(&sc, &m.geom).unwrap(), rows);
     }
 

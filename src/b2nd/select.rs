@@ -184,6 +184,17 @@ pub fn set_orthogonal(
     })
 }
 
+/// The number of coordinates of a scattered read (`b2nd_get_sparse_cbuffer`):
+/// a negative count is `InvalidParam`; none (`None`) reads nothing, so
+/// neither the coordinates nor the caller's buffer are looked at.
+pub fn sparse_count(ncoords: i64) -> Result<Option<usize>> {
+    match usize::try_from(ncoords) {
+        Ok(0) => Ok(None),
+        Ok(n) => Ok(Some(n)),
+        Err(_) => Err(Error::InvalidParam),
+    }
+}
+
 /// Items at flat (C-order) coordinates of the array, one after another.
 pub fn get_sparse(sc: &SuperChunk, g: &Geometry, coords: &[i64], out: &mut [u8]) -> Result<()> {
     let ts = usize::try_from(sc.typesize()).map_err(|_| Error::InvalidParam)?;
@@ -249,6 +260,13 @@ pub fn get_sparse(sc: &SuperChunk, g: &Geometry, coords: &[i64], out: &mut [u8])
 mod tests {
     use super::super::array::{from_buffer, tests::new_array};
     use super::*;
+
+    #[test]
+    fn coordinate_counts() {
+        assert_eq!(sparse_count(0), Ok(None));
+        assert_eq!(sparse_count(3), Ok(Some(3)));
+        assert_eq!(sparse_count(-1), Err(Error::InvalidParam));
+    }
 
     #[test]
     fn a_buffer_may_not_be_larger_than_its_selection() {

@@ -19,16 +19,12 @@ pub unsafe extern "C" fn b2nd_from_cbuffer(
         if array.is_null() || buffer.is_null() {
             return Err(Error::NullPointer);
         }
-        let nitems = c.params.meta()?.geom.nitems;
-        let need = array::buffer_nbytes(nitems, c.cparams.typesize, buffersize)?;
+        let need = c.params.buffer_nbytes(c.cparams.typesize, buffersize)?;
         // SAFETY: buffer holds buffersize >= need bytes.
         let data = unsafe { caller_buffer(buffer, need) }?;
-        let a = array_new(c, Fill::Special(Special::Zero), &[])?;
-        // SAFETY: a was just made and nobody else holds it.
-        let a = unsafe {
-            let r = write(a, |sc, m| array::from_buffer(sc, &m.geom, data));
-            kept_or_freed(a, r)
-        }?;
+        let fill = |sc: &mut SuperChunk, m: &mut ArrayMeta| array::from_buffer(sc, &m.geom, data);
+        // SAFETY: the new array is live and ours alone.
+        let a = new_filled(c, &[], |a| unsafe { write(a, fill) })?;
         store(array, a)
     })
 }
@@ -60,10 +56,9 @@ pub unsafe extern "C" fn b2nd_get_sparse_cbuffer(
     // arguments say.
     unsafe {
         read_call(array, |sc, m| {
-            let n = usize::try_from(ncoords).map_err(|_| Error::InvalidParam)?;
-            if n == 0 {
+            let Some(n) = select::sparse_count(ncoords)? else {
                 return Ok(());
-            }
+            };
             let coords = required_items(coords, n)?;
             let out = output_for(buffer, buffersize, ncoords, sc.typesize())?;
             select::get_sparse(sc, &m.geom, coords, out)
@@ -87,37 +82,6 @@ unsafe fn output_for<'a>(
     unsafe { caller_buffer_mut(buffer, buffersize) }
 }
 
-/// An axis argument (a negative one is `InvalidParam`).
-pub(super) fn axis_arg(axis: i8) -> Result<usize> {
-    usize::try_from(axis).map_err(|_| Error::InvalidParam)
-}
-
-/// The `ndim` values of a box argument.
-///
-/// # Safety
-/// `p` must hold `nd` values when non-NULL.
-pub(super) unsafe fn dims<'a>(p: *const i64, nd: usize) -> Result<&'a [i64]> {
-    if p.is_null() {
-        return Err(Error::NullPointer);
-    }
-    // SAFETY: guaranteed by the caller.
-    unsafe { required_items(p, nd) }
-}
-
-/// The start, stop and buffer shape of a slice transfer.
-///
-/// # Safety
-/// Each pointer must hold `nd` values when non-NULL.
-unsafe fn box_args<'a>(
-    nd: usize,
-    start: *const i64,
-    stop: *const i64,
-    shape: *const i64,
-) -> Result<(&'a [i64], &'a [i64], &'a [i64])> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { Ok((dims(start, nd)?, dims(stop, nd)?, dims(shape, nd)?)) }
-}
-
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_get_slice_cbuffer(
     array: *const b2nd_array_t,
@@ -131,7 +95,7 @@ pub unsafe extern "C" fn b2nd_get_slice_cbuffer(
     // buffer holds buffersize bytes (b2nd.h).
     unsafe {
         read_call(array, |sc, m| {
-            let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
+            let [s0, s1, bs] = dims_all(m.geom.ndim(), [start, stop, buffershape])?;
             let out = caller_buffer_mut(buffer, buffersize)?;
             array::get_slice(sc, &m.geom, s0, s1, out, bs)
         })
@@ -150,7 +114,7 @@ pub unsafe extern "C" fn b2nd_set_slice_cbuffer(
     // SAFETY: as in b2nd_get_slice_cbuffer.
     unsafe {
         write_call(array, |sc, m| {
-            let (s0, s1, bs) = box_args(m.geom.ndim(), start, stop, buffershape)?;
+            let [s0, s1, bs] = dims_all(m.geom.ndim(), [start, stop, buffershape])?;
             let data = caller_buffer(buffer, buffersize)?;
             array::set_slice(sc, &m.geom, s0, s1, data, bs)
         })
@@ -170,11 +134,7 @@ pub unsafe extern "C" fn b2nd_resize(
         write_call(array, |sc, m| {
             let nd = m.geom.ndim();
             let ns = dims(new_shape, nd)?;
-            let st = if start.is_null() {
-                None
-            } else {
-                Some(required_items(start, nd)?)
-            };
+            let st = (!start.is_null()).then(|| dims(start, nd)).transpose()?;
             reshape::resize(sc, m, ns, st)
         })
     }

@@ -3,43 +3,26 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::*;
+use crate::b2nd::params::CopyWay;
+use crate::b2nd::reshape::concatenate_from;
 
 // ---------------------------------------------------------------- new arrays from arrays
 
-/// An empty (zero) array for `ctx` with `shape`, recording it in the
-/// context as the reference does.
-fn array_with_shape(
-    ctx: &mut b2nd_context_t,
-    shape: &[i64],
-    extra: &[(String, Vec<u8>)],
-) -> Result<*mut b2nd_array_t> {
-    ctx.params.set_shape(shape)?;
-    array_new(ctx, Fill::Special(Special::Zero), extra)
-}
-
-/// Copy the items of `src` at `offset` into the new array `dst`; free `dst`
-/// on failure.
+/// Copy the items of `src` at `offset` into the new array `dst`.
 unsafe fn fill_from(
     src: *const b2nd_array_t,
     offset: &[i64],
     dst: *mut b2nd_array_t,
 ) -> Result<()> {
     // SAFETY: both are live arrays of this library (dst just made).
-    let r = unsafe {
+    unsafe {
         let s = holder(src)?;
-        let smeta = s.meta.clone();
-        let ssc = s.c.sc;
-        if ssc == holder(dst)?.c.sc {
-            return Err(Error::InvalidParam);
-        }
-        with_engine(ssc, false, |src_sc| {
-            write(dst, |dst_sc, dm| {
-                reshape::copy_into(src_sc, &smeta.geom, offset, dst_sc, &dm.geom)
-            })
+        let (ssc, sg) = (s.c.sc, s.meta.geom.clone());
+        with_source(ssc, dst, |from, d, dm| {
+            let from = from.ok_or(Error::InvalidParam)?;
+            reshape::copy_into(from, &sg, offset, d, &dm.geom)
         })
-    };
-    // SAFETY: nobody else holds dst.
-    unsafe { kept_or_freed(dst, r) }.map(|_| ())
+    }
 }
 
 #[no_mangle]
@@ -56,16 +39,13 @@ pub unsafe extern "C" fn b2nd_get_slice(
         if array.is_null() {
             return Err(Error::NullPointer);
         }
-        let nd = s.meta.geom.ndim();
+        let g = &s.meta.geom;
         // SAFETY: as above.
-        let (s0, s1) = unsafe { (dims(start, nd)?, dims(stop, nd)?) };
-        let shape = array::box_shape(&s.meta.geom.shape, s0, s1)?;
-        if c.cparams.typesize != s.c_typesize() {
-            return Err(Error::InvalidParam);
-        }
-        let a = array_with_shape(c, &shape, &[])?;
-        // SAFETY: src is live, a was just made.
-        unsafe { fill_from(src, s0, a)? };
+        let [s0, s1] = unsafe { dims_all(g.ndim(), [start, stop]) }?;
+        c.params
+            .set_box_shape(g, s0, s1, c.cparams.typesize, s.c_typesize())?;
+        // SAFETY: src is live, the new array ours alone.
+        let a = new_filled(c, &[], |a| unsafe { fill_from(src, s0, a) })?;
         store(array, a)
     })
 }
@@ -114,25 +94,21 @@ unsafe fn copy_array(
     // SAFETY: ctx/src are NULL or live.
     let (c, s) = unsafe { (ctx_ref(ctx)?, holder(src)?) };
     let g = s.meta.geom.clone();
-    if c.params.partitions_like(&g) {
-        c.params.set_shape(&g.shape)?;
+    if c.params.copy_way(&g, c.cparams.typesize, s.c_typesize())? == CopyWay::Chunks {
         let (mut cp, mut dp) = (cparams_defaults(), dparams_defaults());
         let mut st = c.storage(&mut cp, &mut dp);
         // SAFETY: storage and super-chunk are valid for the call; the copy
         // is ours.
         return unsafe { adopted(blosc2_schunk_copy(s.c.sc, &mut st)) };
     }
-    if c.cparams.typesize != s.c_typesize() {
-        return Err(Error::InvalidParam);
-    }
     let extra = s.other_metas()?;
-    let a = array_with_shape(c, &g.shape, &extra)?;
+    c.params.set_shape(&g.shape)?;
     let zero = vec![0i64; g.ndim()];
-    // SAFETY: src is live, a was just made.
-    unsafe {
+    // SAFETY: src is live, the new array ours alone.
+    new_filled(c, &extra, |a| unsafe {
         fill_from(src, &zero, a)?;
-        kept_or_freed(a, copy_vlmetas(s.c.sc, holder(a)?.c.sc))
-    }
+        copy_vlmetas(s.c.sc, holder(a)?.c.sc)
+    })
 }
 
 #[no_mangle]
@@ -150,32 +126,17 @@ pub unsafe extern "C" fn b2nd_concatenate(
         if array.is_null() {
             return Err(Error::NullPointer);
         }
-        let axis = axis_arg(axis)?;
-        let (ts1, ts2) = (a1.c_typesize(), a2.c_typesize());
-        reshape::check_concatenable(&a1.meta.geom, ts1, &a2.meta.geom, ts2, axis)?;
-        let dst = if copy {
-            // SAFETY: forwarded contract.
-            unsafe { copy_array(ctx, src1)? }
-        } else {
-            src1 as *mut b2nd_array_t
-        };
-        let (src_sc, g2) = (a2.c.sc, a2.meta.geom.clone());
+        let (axis, g2) = (axis_arg(axis)?, a2.meta.geom.clone());
+        reshape::check_concatenable(&a1.meta.geom, a1.c_typesize(), &g2, a2.c_typesize(), axis)?;
+        // SAFETY: ctx is NULL or live; src1 is live (checked above).
+        let copied = copy.then(|| unsafe { copy_array(ctx, src1) }).transpose()?;
+        let dst = copied.unwrap_or(src1 as *mut _);
         // SAFETY: dst and src2 are live arrays of this library.
-        let r = unsafe {
-            if holder(dst)?.c.sc == src_sc {
-                write(dst, |d, m| reshape::concatenate_own(d, m, &g2, axis))
-            } else {
-                with_engine(src_sc, false, |s| {
-                    write(dst, |d, m| reshape::concatenate(d, m, s, &g2, axis))
-                })
-            }
-        };
-        if copy {
-            // SAFETY: the copy is ours alone.
-            store(array, unsafe { kept_or_freed(dst, r) }?)
-        } else {
-            r.and_then(|_| store(array, dst))
-        }
+        let r =
+            unsafe { with_source(a2.c.sc, dst, |s, d, m| concatenate_from(d, m, s, &g2, axis)) };
+        // SAFETY: a copy is ours alone: freed when the concatenation failed.
+        let r = copied.map_or(r.map(|_| dst), |a| unsafe { kept_or_freed(a, r) });
+        store(array, r?)
     })
 }
 
@@ -183,41 +144,29 @@ pub unsafe extern "C" fn b2nd_concatenate(
 /// (`b2nd_expand_dims`, `b2nd_squeeze_index`).
 unsafe fn view(
     src: &ArrayHolder,
-    shape: &[i64],
-    chunkshape: &[i32],
-    blockshape: &[i32],
+    shapes: (Vec<i64>, Vec<i32>, Vec<i32>),
 ) -> Result<*mut b2nd_array_t> {
-    if !src.other_metas()?.is_empty() {
-        return Err(Error::InvalidParam);
-    }
     // SAFETY: src's super-chunk is ours.
-    let (cp, dp, _) = unsafe { c_params(src.c.sc) }?;
+    let (cp, dp, _) = unsafe {
+        with_engine(src.c.sc, false, |sc| reshape::check_viewable(sc))?;
+        c_params(src.c.sc)?
+    };
     let mut ctx = b2nd_context_t {
         contiguous: false,
         urlpath: None,
         cparams: cp,
         dparams: Some(dp),
         io: std::ptr::null_mut(),
-        params: ArrayParams {
-            shape: shape.to_vec(),
-            chunkshape: chunkshape.to_vec(),
-            blockshape: blockshape.to_vec(),
-            dtype: src.meta.dtype.clone(),
-            dtype_format: src.meta.dtype_format,
-            metalayers: Vec::new(),
-        },
+        params: ArrayParams::view_of(&src.meta, shapes),
     };
-    let a = array_new(&mut ctx, Fill::Special(Special::Zero), &[])?;
     let sg = src.meta.geom.clone();
-    // SAFETY: src and a are live and distinct.
-    let r = unsafe {
-        with_engine(src.c.sc, false, |s| {
-            write(a, |d, m| reshape::reshape_units(s, &sg, d, &m.geom))
+    // SAFETY: src and the new array are live and distinct.
+    new_filled(&mut ctx, &[], |a| unsafe {
+        with_source(src.c.sc, a, |s, d, m| {
+            reshape::reshape_units(s.ok_or(Error::InvalidParam)?, &sg, d, &m.geom)
         })
         .and_then(|_| copy_vlmetas(src.c.sc, holder(a)?.c.sc))
-    };
-    // SAFETY: a is ours alone.
-    unsafe { kept_or_freed(a, r) }
+    })
 }
 
 #[no_mangle]
@@ -235,9 +184,9 @@ pub unsafe extern "C" fn b2nd_expand_dims(
         }
         // SAFETY: as above.
         let axis = unsafe { required_items(axis, final_dims as usize)? };
-        let (s, c, b) = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
+        let shapes = reshape::expanded(&h.meta.geom, axis).ok_or(Error::InvalidParam)?;
         // SAFETY: h is live.
-        store(view_out, unsafe { view(h, &s, &c, &b)? })
+        store(view_out, unsafe { view(h, shapes)? })
     })
 }
 
@@ -255,9 +204,9 @@ pub unsafe extern "C" fn b2nd_squeeze_index(
         }
         // SAFETY: as above.
         let index = unsafe { required_items(index, h.meta.geom.ndim())? };
-        let (s, c, b) = reshape::squeezed(&h.meta.geom, index)?;
+        let shapes = reshape::squeezed(&h.meta.geom, index)?;
         // SAFETY: h is live.
-        store(view_out, unsafe { view(h, &s, &c, &b)? })
+        store(view_out, unsafe { view(h, shapes)? })
     })
 }
 
@@ -269,7 +218,7 @@ pub unsafe extern "C" fn b2nd_squeeze(
     guard(Error::Failure.code(), || {
         // SAFETY: array is NULL or live.
         let index: Vec<bool> = match unsafe { holder(array) } {
-            Ok(h) => h.meta.geom.shape.iter().map(|&s| s == 1).collect(),
+            Ok(h) => reshape::unit_dims(&h.meta.geom),
             Err(e) => return e.code(),
         };
         // SAFETY: index holds ndim values.

@@ -3,6 +3,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::*;
+use crate::b2nd::Geometry;
+use std::io::Write;
 
 // ---------------------------------------------------------------- metalayer
 
@@ -16,23 +18,18 @@ pub unsafe extern "C" fn b2nd_serialize_meta(
     dtype_format: i8,
     smeta: *mut *mut u8,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        let r = (|| -> Result<c_int> {
-            if smeta.is_null() {
-                return Err(Error::NullPointer);
-            }
-            if !(0..=MAX_DIM as i8).contains(&ndim) || dtype_format < 0 {
-                return Err(Error::Failure);
-            }
-            // SAFETY: the shape arrays hold ndim values (b2nd.h).
-            let (s, c, b) = unsafe { shape_args(ndim as usize, shape, chunkshape, blockshape) }?;
-            // SAFETY: dtype is NULL or a NUL-terminated string.
-            let d = unsafe { string(dtype) }.unwrap_or_else(|| DEFAULT_DTYPE.to_string());
-            let bytes = meta::serialize(s, c, b, &d, dtype_format)?;
-            store(smeta, malloc_bytes(&bytes, false)?)?;
-            Ok(bytes.len() as c_int)
-        })();
-        r.unwrap_or_else(|e| e.code())
+    guarded(|| {
+        if smeta.is_null() {
+            return Err(Error::NullPointer);
+        }
+        let nd = meta::serialized_ndim(ndim, dtype_format)?;
+        // SAFETY: the shape arrays hold ndim values (b2nd.h).
+        let (s, c, b) = unsafe { shape_args(nd, shape, chunkshape, blockshape) }?;
+        // SAFETY: dtype is NULL or a NUL-terminated string.
+        let d = meta::dtype_or_default(unsafe { string(dtype) });
+        let bytes = meta::serialize(s, c, b, &d, dtype_format)?;
+        store(smeta, malloc_bytes(&bytes, false)?)?;
+        Ok(bytes.len())
     })
 }
 
@@ -47,60 +44,62 @@ pub unsafe extern "C" fn b2nd_deserialize_meta(
     dtype: *mut *mut c_char,
     dtype_format: *mut i8,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
-        let r = (|| -> Result<c_int> {
-            if smeta.is_null()
-                || ndim.is_null()
-                || shape.is_null()
-                || chunkshape.is_null()
-                || blockshape.is_null()
-            {
-                return Err(Error::NullPointer);
-            }
-            let len = usize::try_from(smeta_len).map_err(|_| Error::Failure)?;
-            // SAFETY: smeta holds smeta_len bytes.
-            let bytes = unsafe { required_items(smeta, len)? };
-            let want_dtype = !dtype.is_null() && !dtype_format.is_null();
-            let d = meta::deserialize_parts(bytes, want_dtype)?;
-            let g = &d.meta.geom;
-            let nd = g.ndim();
-            // SAFETY: the output arrays hold B2ND_MAX_DIM values (b2nd.h);
-            // only ndim of them are written.
-            unsafe {
-                *ndim = nd as i8;
-                items_mut(shape, nd).copy_from_slice(&g.shape);
-                items_mut(chunkshape, nd).copy_from_slice(&g.chunkshape);
-                items_mut(blockshape, nd).copy_from_slice(&g.blockshape);
-                if want_dtype {
-                    *dtype_format = d.meta.dtype_format;
-                    // A metalayer without a dtype section gives no dtype.
-                    *dtype = match d.has_dtype {
-                        true => malloc_bytes(d.meta.dtype.as_bytes(), true)? as *mut c_char,
-                        false => std::ptr::null_mut(),
-                    };
-                }
-            }
-            Ok(d.len as c_int)
-        })();
-        r.unwrap_or_else(|e| e.code())
+    guarded(|| {
+        let shapes = [shape as *const c_void, chunkshape.cast(), blockshape.cast()];
+        if smeta.is_null() || ndim.is_null() || shapes.iter().any(|p| p.is_null()) {
+            return Err(Error::NullPointer);
+        }
+        let len = usize::try_from(smeta_len).map_err(|_| Error::Failure)?;
+        // SAFETY: smeta holds smeta_len bytes.
+        let bytes = unsafe { required_items(smeta, len)? };
+        let want_dtype = !dtype.is_null() && !dtype_format.is_null();
+        let d = meta::deserialize_parts(bytes, want_dtype)?;
+        // SAFETY: the output arrays hold B2ND_MAX_DIM values (b2nd.h).
+        unsafe { write_shapes(&d.meta.geom, ndim, shape, chunkshape, blockshape) };
+        if want_dtype {
+            store(dtype_format, d.meta.dtype_format)?;
+            let text = d.dtype().map(str::as_bytes);
+            let copy = text.map(|t| malloc_bytes(t, true)).transpose()?;
+            store(dtype, copy.unwrap_or(std::ptr::null_mut()).cast())?;
+        }
+        Ok(d.len)
     })
+}
+
+/// Write the number of dimensions and the shapes of `g` into a caller's
+/// `ndim` and B2ND_MAX_DIM-long arrays (only the first ndim values).
+///
+/// # Safety
+/// The pointers must be valid for those writes.
+unsafe fn write_shapes(
+    g: &Geometry,
+    ndim: *mut i8,
+    shape: *mut i64,
+    chunkshape: *mut i32,
+    blockshape: *mut i32,
+) {
+    let nd = g.ndim();
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        *ndim = nd as i8;
+        items_mut(shape, nd).copy_from_slice(&g.shape);
+        items_mut(chunkshape, nd).copy_from_slice(&g.chunkshape);
+        items_mut(blockshape, nd).copy_from_slice(&g.blockshape);
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_print_meta(array: *const b2nd_array_t) -> c_int {
-    guard(Error::Failure.code(), || {
-        // SAFETY: array is NULL or live.
-        let m = match unsafe { read(array, |sc, _| array::read_meta(sc)) } {
-            Ok(m) => m,
-            Err(e) => return e.code(),
-        };
-        let out = meta::describe(&m);
-        use std::io::Write;
-        let mut so = std::io::stdout().lock();
-        let _ = so.write_all(out.as_bytes());
-        let _ = so.flush();
-        0
-    })
+    // SAFETY: array is NULL or live.
+    unsafe {
+        read_call(array, |sc, _| {
+            let text = meta::describe(&array::read_meta(sc)?);
+            let mut out = std::io::stdout().lock();
+            // As the reference's printf, a failed write is not an error.
+            let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+            Ok(())
+        })
+    }
 }
 
 // ---------------------------------------------------------------- buffer copies
@@ -118,31 +117,18 @@ pub unsafe extern "C" fn b2nd_copy_buffer2(
     dst_start: *const i64,
 ) -> c_int {
     guarded_rc(|| {
-        if !(1..=MAX_DIM as i8).contains(&ndim) || itemsize <= 0 {
-            return Err(Error::InvalidParam);
-        }
-        let nd = ndim as usize;
-        let ts = itemsize as usize;
+        let (nd, ts) = copy::copy_args(ndim, itemsize)?;
+        let boxes = [src_pad_shape, src_start, src_stop, dst_pad_shape, dst_start];
         // SAFETY: the shape arrays hold ndim values.
-        let (sp, s0, s1, dp, d0) = unsafe {
-            (
-                dims(src_pad_shape, nd)?,
-                dims(src_start, nd)?,
-                dims(src_stop, nd)?,
-                dims(dst_pad_shape, nd)?,
-                dims(dst_start, nd)?,
-            )
-        };
+        let [sp, s0, s1, dp, d0] = unsafe { dims_all(nd, boxes) }?;
         let Some((src_len, dst_len)) = copy::box_extents(ts, sp, s0, s1, dp, d0)? else {
             return Ok(());
         };
-        if src.is_null() || dst.is_null() {
-            return Err(Error::NullPointer);
-        }
-        // SAFETY: the caller's buffers hold their padded shapes, of
-        // which only the boxes (src_len and dst_len bytes from the start) are
-        // touched; src and dst do not overlap (b2nd.h).
-        let (sb, db) = unsafe { (bytes(src, src_len), bytes_mut(dst, dst_len)) };
+        // SAFETY: the buffers hold their padded shapes, of which the boxes
+        // (the extents from the start) are touched; they do not overlap.
+        let sb = unsafe { caller_buffer(src, src_len as i64) }?;
+        // SAFETY: as above.
+        let db = unsafe { caller_buffer_mut(dst, dst_len as i64) }?;
         copy::copy_box(ts, sb, sp, s0, s1, db, dp, d0)
     })
 }

@@ -9,6 +9,7 @@
 #![allow(clippy::missing_safety_doc)]
 #![allow(non_camel_case_types)]
 
+mod args;
 mod data;
 mod derived;
 mod metalayer;
@@ -19,9 +20,10 @@ pub use metalayer::*;
 
 use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
+use super::guarded;
 use super::ptr::{
-    bytes, bytes_mut, c_str, caller_buffer, caller_buffer_mut, items_mut, malloc_bytes,
-    required_items, store, string,
+    c_str, caller_buffer, caller_buffer_mut, items_mut, malloc_bytes, required_items, store,
+    string, string_arg,
 };
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
@@ -32,13 +34,13 @@ use super::types::*;
 use crate::b2nd::array::{self, Fill};
 use crate::b2nd::follow::take_in_changes;
 use crate::b2nd::geometry::MAX_DIM;
-use crate::b2nd::meta::{self, ArrayMeta, DEFAULT_DTYPE};
+use crate::b2nd::meta::{self, ArrayMeta};
 use crate::b2nd::params::{self, ArrayParams};
-use crate::b2nd::{copy, reshape, select};
+use crate::b2nd::{copy, reshape, save, select};
 use crate::error::{Error, Result};
 use crate::format::header::Special;
 use crate::schunk::SuperChunk;
-use data::{axis_arg, dims};
+use args::{axis_arg, dims, dims_all, metalayer_args, shape_args};
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -292,6 +294,28 @@ unsafe fn write_call(
     guard(Error::Failure.code(), || rc(unsafe { write(p, f) }))
 }
 
+/// Run a changing engine call on the array `dst` (as [`write`]) that reads
+/// the super-chunk `src` too: `f` gets `None` for it when `dst` lives on
+/// `src` itself (one super-chunk is not lent twice at once).
+///
+/// # Safety
+/// `dst` as [`read`]; `src` must be NULL or a live super-chunk of this
+/// library.
+unsafe fn with_source<R>(
+    src: *mut blosc2_schunk,
+    dst: *mut b2nd_array_t,
+    f: impl FnOnce(Option<&SuperChunk>, &mut SuperChunk, &mut ArrayMeta) -> Result<R>,
+) -> Result<R> {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        if holder(dst)?.c.sc == src {
+            write(dst, |d, m| f(None, d, m))
+        } else {
+            with_engine(src, false, |s| write(dst, |d, m| f(Some(s), d, m)))
+        }
+    }
+}
+
 /// Run `f` under [`guard`] and map its result to 0 or its error code.
 fn guarded_rc(f: impl FnOnce() -> Result<()>) -> c_int {
     guard(Error::Failure.code(), || rc(f()))
@@ -305,47 +329,6 @@ fn rc(r: Result<()>) -> c_int {
 }
 
 // ---------------------------------------------------------------- contexts
-
-/// The shape, chunk shape and block shape arguments of an array of `nd`
-/// dimensions (NULL only for 0 dimensions).
-///
-/// # Safety
-/// Each pointer must hold `nd` values when non-NULL.
-pub(super) unsafe fn shape_args<'a>(
-    nd: usize,
-    shape: *const i64,
-    chunkshape: *const i32,
-    blockshape: *const i32,
-) -> Result<(&'a [i64], &'a [i32], &'a [i32])> {
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        Ok((
-            required_items(shape, nd)?,
-            required_items(chunkshape, nd)?,
-            required_items(blockshape, nd)?,
-        ))
-    }
-}
-
-/// The `n` metalayers (name, content) of a `b2nd_create_ctx` call, copied.
-///
-/// # Safety
-/// `p` must hold `n` entries when non-NULL, each with a NUL-terminated name
-/// and `content_len` bytes of content.
-unsafe fn metalayer_args(p: *const blosc2_metalayer_c, n: usize) -> Result<Vec<(String, Vec<u8>)>> {
-    // SAFETY: guaranteed by the caller.
-    let metas = unsafe { required_items(p, n)? };
-    let mut copied = Vec::with_capacity(n);
-    for m in metas {
-        // SAFETY: metalayer names are NUL-terminated strings.
-        let name = unsafe { string(m.name) }.ok_or(Error::NullPointer)?;
-        let len = usize::try_from(m.content_len).map_err(|_| Error::InvalidParam)?;
-        // SAFETY: content holds content_len bytes.
-        let content = unsafe { required_items(m.content as *const u8, len)? }.to_vec();
-        copied.push((name, content));
-    }
-    Ok(copied)
-}
 
 impl b2nd_context_t {
     /// A context copying the storage `st` (NULL: the defaults), with
@@ -371,6 +354,14 @@ impl b2nd_context_t {
             params: ArrayParams::default(),
         }
     }
+
+    /// Make `p` the parameters of the next arrays; the compression
+    /// parameters get the block size they need.
+    fn set_params(&mut self, p: ArrayParams) -> Result<()> {
+        self.cparams.blocksize = p.blocksize(self.cparams.typesize)?;
+        self.params = p;
+        Ok(())
+    }
 }
 
 #[no_mangle]
@@ -388,20 +379,16 @@ pub unsafe extern "C" fn b2nd_create_ctx(
     guard(std::ptr::null_mut(), || {
         // SAFETY: the shape arrays hold ndim values and metalayers holds
         // nmetalayers entries (b2nd.h); dtype is NULL or a C string.
-        let r = (|| unsafe {
-            let nd = usize::try_from(ndim).map_err(|_| Error::InvalidParam)?;
-            if nd > MAX_DIM {
-                return Err(Error::InvalidParam);
-            }
+        let made = (|| unsafe {
+            let nd = params::ndim_count(ndim)?;
             let (s, c, b) = shape_args(nd, shape, chunkshape, blockshape)?;
             let metas = metalayer_args(metalayers, params::metalayer_count(nmetalayers)?)?;
             let mut ctx = b2nd_context_t::from_storage(b2_storage);
-            let ts = ctx.cparams.typesize;
-            ctx.params = ArrayParams::new(s, c, b, string(dtype), dtype_format, ts, metas)?;
-            ctx.cparams.blocksize = ctx.params.blocksize(ts)?;
-            Ok(ctx)
+            let (d, ts) = (string(dtype), ctx.cparams.typesize);
+            ctx.set_params(ArrayParams::new(s, c, b, d, dtype_format, ts, metas)?)?;
+            Ok::<_, Error>(ctx)
         })();
-        r.map_or(std::ptr::null_mut(), |ctx| Box::into_raw(Box::new(ctx)))
+        made.map_or(std::ptr::null_mut(), |ctx| Box::into_raw(Box::new(ctx)))
     })
 }
 
@@ -454,15 +441,26 @@ fn array_new(
     Ok(ArrayHolder::into_c(sc, meta))
 }
 
-unsafe fn create(ctx: *mut b2nd_context_t, out: *mut *mut b2nd_array_t, fill: Fill<'_>) -> c_int {
-    guarded_rc(|| {
-        // SAFETY: ctx is NULL or a live context (b2nd.h).
-        let ctx = unsafe { ctx_ref(ctx) }?;
-        if out.is_null() {
-            return Err(Error::NullPointer);
-        }
-        store(out, array_new(ctx, fill, &[])?)
-    })
+/// A new array for `ctx` handed to C through `out` (NULL is `NullPointer`).
+fn create(ctx: &mut b2nd_context_t, out: *mut *mut b2nd_array_t, fill: Fill<'_>) -> Result<()> {
+    if out.is_null() {
+        return Err(Error::NullPointer);
+    }
+    store(out, array_new(ctx, fill, &[])?)
+}
+
+/// One C call that makes an array filled as `fill` says: under `guard`,
+/// its result as a code.
+///
+/// # Safety
+/// `ctx` must be NULL or a live context.
+unsafe fn create_call(
+    ctx: *mut b2nd_context_t,
+    out: *mut *mut b2nd_array_t,
+    fill: Fill<'_>,
+) -> c_int {
+    // SAFETY: guaranteed by the caller.
+    guarded_rc(|| create(unsafe { ctx_ref(ctx) }?, out, fill))
 }
 
 #[no_mangle]
@@ -471,7 +469,7 @@ pub unsafe extern "C" fn b2nd_uninit(
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    unsafe { create(ctx, array, Fill::Special(Special::Uninit)) }
+    unsafe { create_call(ctx, array, Fill::Special(Special::Uninit)) }
 }
 
 #[no_mangle]
@@ -491,7 +489,7 @@ pub unsafe extern "C" fn b2nd_zeros(
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
     // SAFETY: forwarded contract.
-    unsafe { create(ctx, array, Fill::Special(Special::Zero)) }
+    unsafe { create_call(ctx, array, Fill::Special(Special::Zero)) }
 }
 
 #[no_mangle]
@@ -499,13 +497,13 @@ pub unsafe extern "C" fn b2nd_nans(
     ctx: *mut b2nd_context_t,
     array: *mut *mut b2nd_array_t,
 ) -> c_int {
-    let nan = Fill::Special(Special::Nan);
-    // SAFETY: ctx is NULL or a live context.
-    match unsafe { ctx.as_ref() }.map(|c| nan.check_typesize(c.cparams.typesize)) {
-        Some(Err(e)) => e.code(),
-        // SAFETY: forwarded contract.
-        _ => unsafe { create(ctx, array, nan) },
-    }
+    guarded_rc(|| {
+        // SAFETY: ctx is NULL or a live context.
+        let c = unsafe { ctx_ref(ctx) }?;
+        let nan = Fill::Special(Special::Nan);
+        nan.check_typesize(c.cparams.typesize)?;
+        create(c, array, nan)
+    })
 }
 
 #[no_mangle]
@@ -514,22 +512,27 @@ pub unsafe extern "C" fn b2nd_full(
     array: *mut *mut b2nd_array_t,
     fill_value: *const c_void,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
+    guarded_rc(|| {
         // SAFETY: ctx is NULL or a live context.
-        let Some(c) = (unsafe { ctx.as_ref() }) else {
-            return Error::NullPointer.code();
-        };
-        let ts = c.cparams.typesize;
-        if ts <= 0 {
-            return Error::InvalidParam.code();
-        }
+        let c = unsafe { ctx_ref(ctx) }?;
+        let nbytes = Fill::value_nbytes(c.cparams.typesize)?;
         // SAFETY: fill_value holds one item of typesize bytes.
-        match unsafe { caller_buffer(fill_value, ts as i64) } {
-            // SAFETY: forwarded contract.
-            Ok(v) => unsafe { create(ctx, array, Fill::Value(v)) },
-            Err(e) => e.code(),
-        }
+        let value = unsafe { caller_buffer(fill_value, nbytes) }?;
+        create(c, array, Fill::Value(value))
     })
+}
+
+/// A new zero array for `ctx` (the metalayers `extra` after the
+/// context's) whose items `fill` then writes; freed when `fill` fails.
+fn new_filled(
+    ctx: &mut b2nd_context_t,
+    extra: &[(String, Vec<u8>)],
+    fill: impl FnOnce(*mut b2nd_array_t) -> Result<()>,
+) -> Result<*mut b2nd_array_t> {
+    let a = array_new(ctx, Fill::Special(Special::Zero), extra)?;
+    let r = fill(a);
+    // SAFETY: a was just made and nobody else holds it.
+    unsafe { kept_or_freed(a, r) }
 }
 
 /// The new array `a` when `r` (the call that filled it) succeeded;
@@ -548,17 +551,15 @@ unsafe fn kept_or_freed<T>(a: *mut b2nd_array_t, r: Result<T>) -> Result<*mut b2
 
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_free(array: *mut b2nd_array_t) -> c_int {
-    guard(Error::Failure.code(), || {
+    guarded_rc(|| {
         if array.is_null() {
-            return Error::NullPointer.code();
+            return Err(Error::NullPointer);
         }
         // SAFETY: a pointer from one of our constructors, freed once here.
         let h = unsafe { Box::from_raw(array as *mut ArrayHolder) };
-        if !h.c.sc.is_null() {
-            // SAFETY: the array owns its super-chunk.
-            unsafe { blosc2_schunk_free(h.c.sc) };
-        }
-        0
+        // SAFETY: the array owns its super-chunk (NULL is passed over).
+        unsafe { blosc2_schunk_free(h.c.sc) };
+        Ok(())
     })
 }
 
@@ -634,24 +635,16 @@ pub unsafe extern "C" fn b2nd_to_cframe(
     cframe_len: *mut i64,
     needs_free: *mut bool,
 ) -> c_int {
-    guard(Error::Failure.code(), || {
+    guarded_rc(|| {
         // SAFETY: array is NULL or ours.
-        let h = match unsafe { holder(array) } {
-            Ok(h) => h,
-            Err(e) => return e.code(),
-        };
+        let h = unsafe { holder(array) }?;
         if cframe.is_null() || cframe_len.is_null() || needs_free.is_null() {
-            return Error::NullPointer.code();
+            return Err(Error::NullPointer);
         }
         // SAFETY: out-parameters checked above; sc is the array's.
         let n = unsafe { blosc2_schunk_to_buffer(h.c.sc, cframe, needs_free) };
-        // SAFETY: checked non-NULL.
-        unsafe { *cframe_len = n };
-        if n <= 0 {
-            Error::Failure.code()
-        } else {
-            0
-        }
+        store(cframe_len, n)?;
+        (n > 0).then_some(()).ok_or(Error::Failure)
     })
 }
 
@@ -700,23 +693,15 @@ pub unsafe extern "C" fn b2nd_save(array: *const b2nd_array_t, urlpath: *mut c_c
         if urlpath.is_null() {
             return Err(Error::NullPointer);
         }
-        // SAFETY: the array's super-chunk is ours.
+        // SAFETY: the array's super-chunk is ours; urlpath is a C string.
         let (_, _, contiguous) = unsafe { c_params(h.c.sc) }?;
-        let mut st = blosc2_storage {
-            contiguous,
-            urlpath,
-            cparams: std::ptr::null_mut(),
-            dparams: std::ptr::null_mut(),
-            io: std::ptr::null_mut(),
+        // SAFETY: as above.
+        let saved = unsafe {
+            let url = string_arg(urlpath);
+            url.and_then(|u| with_engine(h.c.sc, false, |sc| save::save(sc, contiguous, &u)))
         };
-        // SAFETY: storage and super-chunk are valid for the call.
-        let copy = unsafe { blosc2_schunk_copy(h.c.sc, &mut st) };
-        if copy.is_null() {
-            return Err(Error::Failure);
-        }
-        // SAFETY: the copy is ours and only needed to write the file.
-        unsafe { blosc2_schunk_free(copy) };
-        Ok(())
+        // As the reference: any failure to write the copy is `Failure`.
+        saved.map_err(|_| Error::Failure)
     })
 }
 
