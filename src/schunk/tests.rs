@@ -876,6 +876,24 @@ fn storage_follows_contiguity_and_urlpath() {
     );
 }
 
+/// Only a frame in one piece (memory or file) is contiguous.
+#[test]
+fn contiguous_means_a_frame_in_one_piece() {
+    let new = |st| SuperChunk::new(cp(4), DParams::default(), st).unwrap();
+    assert!(!new(Storage::Memory).is_contiguous());
+    assert!(new(Storage::FrameInMemory).is_contiguous());
+    let dir = tmp_dir("contiguous-sparse");
+    assert!(!new(Storage::SparseDir(dir.clone())).is_contiguous());
+    let _ = std::fs::remove_dir_all(&dir);
+    let bytes = new(Storage::FrameInMemory).to_frame_bytes().unwrap();
+    assert!(SuperChunk::from_frame_bytes(bytes.clone(), false)
+        .unwrap()
+        .is_contiguous());
+    assert!(!SuperChunk::from_frame_bytes(bytes, true)
+        .unwrap()
+        .is_contiguous());
+}
+
 /// A frame in memory lends its own buffer, which closing gives back; other
 /// storages serialize a copy and give nothing back.
 #[test]

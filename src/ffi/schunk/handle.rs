@@ -50,14 +50,8 @@ pub(super) struct Holder {
     /// The `chunksize` last written into the public struct: a different
     /// value there at the next call was written by the client.
     pub(super) synced_chunksize: i32,
-    /// A buffer given to `from_buffer` without copy, freed with the
-    /// super-chunk only after `avoid_cframe_free(false)`.
-    pub(super) user_cframe: *mut u8,
-    pub(super) user_cframe_len: usize,
-    /// The start of the in-memory frame `blosc2_schunk_to_buffer` lent to
-    /// the client: after `avoid_cframe_free(true)` it is the client's to free.
-    pub(super) lent_cframe: *const u8,
-    pub(super) avoid_cframe_free: bool,
+    /// The frame buffers shared with the client, and who frees them.
+    pub(super) buffers: CallerBuffers,
 }
 
 impl Holder {
@@ -68,11 +62,12 @@ impl Holder {
         c_dparams: blosc2_dparams,
         io: blosc2_io,
         urlpath: Option<String>,
-        contiguous: bool,
+        buffers: CallerBuffers,
     ) -> *mut blosc2_schunk {
         // SAFETY: blosc2_schunk is plain old data (integers and raw pointers),
         // for which all-zero bytes are a valid value (NULL pointers, zeros).
         let c: blosc2_schunk = unsafe { std::mem::zeroed() };
+        let contiguous = sc.is_contiguous();
         let mut h = Box::new(Holder {
             c,
             sc,
@@ -93,10 +88,7 @@ impl Holder {
             cctx_id: 0,
             dctx_id: 0,
             synced_chunksize: 0,
-            user_cframe: std::ptr::null_mut(),
-            user_cframe_len: 0,
-            lent_cframe: std::ptr::null(),
-            avoid_cframe_free: false,
+            buffers,
         });
         let me = &mut *h as *mut Holder;
         h.c_cparams.schunk = me as *mut c_void;

@@ -1,14 +1,15 @@
 //! Making, opening, copying, serializing and freeing super-chunks.
 
 use super::*;
+use crate::ffi::api::blosc2_free_ctx;
 use crate::schunk::urlpath;
 use std::borrow::Cow;
 
-/// The engine storage a C storage describes, its urlpath, and whether it
-/// is contiguous (NULL: separate chunks in memory).
-pub(super) fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option<String>, bool)> {
+/// The engine storage a C storage describes, and its urlpath (NULL:
+/// separate chunks in memory).
+pub(super) fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option<String>)> {
     let Some(st) = st else {
-        return Ok((Storage::Memory, None, false));
+        return Ok((Storage::Memory, None));
     };
     let url = if st.urlpath.is_null() {
         None
@@ -17,7 +18,7 @@ pub(super) fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option
         Some(unsafe { string_arg(st.urlpath) }?)
     };
     let kind = Storage::from_urlpath(st.contiguous, url.as_deref());
-    Ok((kind, url, st.contiguous))
+    Ok((kind, url))
 }
 
 /// The parameters and I/O backend a C storage names, the defaults for
@@ -84,10 +85,10 @@ pub(super) fn wrap_opened(
     sc: SuperChunk,
     io: blosc2_io,
     url: Option<String>,
-    contiguous: bool,
+    buffers: CallerBuffers,
 ) -> *mut blosc2_schunk {
     let (c, d) = c_params_of(&sc);
-    Holder::into_c(sc, c, d, io, url, contiguous)
+    Holder::into_c(sc, c, d, io, url, buffers)
 }
 
 #[no_mangle]
@@ -97,13 +98,13 @@ pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut
         let st = unsafe { storage.as_ref() };
         // SAFETY: non-NULL parameter pointers in a storage point at valid structs.
         let (c, d, io) = unsafe { storage_params(st) };
-        let made = storage_of(st).and_then(|(kind, url, contiguous)| {
+        let made = storage_of(st).and_then(|(kind, url)| {
             let (cp, dp) = engine_params(&c, &d).ok_or(Error::InvalidParam)?;
             let eio = crate::ffi::io::engine_io(&io)?;
-            Ok((SuperChunk::new_with_io(cp, dp, kind, eio)?, url, contiguous))
+            Ok((SuperChunk::new_with_io(cp, dp, kind, eio)?, url))
         });
         match made {
-            Ok((sc, url, contiguous)) => Holder::into_c(sc, c, d, io, url, contiguous),
+            Ok((sc, url)) => Holder::into_c(sc, c, d, io, url, CallerBuffers::default()),
             Err(_) => std::ptr::null_mut(),
         }
     })
@@ -116,29 +117,19 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
             return 0;
         }
         // SAFETY: a pointer from Box::into_raw of a Holder, freed once here.
-        let h = unsafe { Box::from_raw(schunk as *mut Holder) };
-        if !h.avoid_cframe_free && !h.user_cframe.is_null() {
-            // SAFETY: the caller handed us this malloc'ed frame and asked us to free it.
-            unsafe { libc::free(h.user_cframe as *mut c_void) };
-        }
-        let (io, contexts) = (h.io, [h.c.cctx, h.c.dctx]);
-        let taken = h.avoid_cframe_free.then_some(h.lent_cframe);
-        let Holder { sc, .. } = *h;
-        let frame = sc.close();
-        // The contexts in the struct now, which the client may have replaced.
-        for ctx in contexts.into_iter().filter(|c| !c.is_null()) {
-            // SAFETY: a context from blosc2_create_*ctx that the struct owns,
-            // as in the reference; freed once here.
-            drop(unsafe { Box::from_raw(ctx) });
-        }
-        // The client took the frame buffer blosc2_schunk_to_buffer lent it
-        // and frees it itself, as blosc2-rs does: leave it allocated (a
-        // Vec<u8> comes from malloc, so free() may release it).
-        if let Some(v) = frame.filter(|v| taken == Some(v.as_ptr())) {
-            std::mem::forget(v);
+        let h = *unsafe { Box::from_raw(schunk as *mut Holder) };
+        let released = h.buffers.release(h.sc);
+        let caller_frame = released.free.unwrap_or(0) as *mut c_void;
+        // SAFETY: NULL, or the malloc'ed frame the caller handed us and asked us to free.
+        unsafe { libc::free(caller_frame) };
+        // The client frees the frame it took itself (a Vec<u8> comes from malloc).
+        std::mem::forget(released.kept);
+        for ctx in [h.c.cctx, h.c.dctx] {
+            // SAFETY: NULL or a context the struct owns (the client may have replaced it).
+            unsafe { blosc2_free_ctx(ctx) };
         }
         // Like the reference, release the backend's resources with the super-chunk.
-        c_int::from(crate::ffi::io::destroy_io(&io) < 0)
+        c_int::from(crate::ffi::io::destroy_io(&h.io) < 0)
     })
 }
 
@@ -152,7 +143,7 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     // SAFETY: non-NULL parameter pointers in a storage point at valid structs.
     let user = st.and_then(|s| unsafe { s.cparams.as_ref() });
     let copy = |h: &mut Access<'_>| {
-        let (kind, url, contiguous) = storage_of(st)?;
+        let (kind, url) = storage_of(st)?;
         let mut c = h.c_cparams;
         let mut engine_cp = None;
         if let Some(user) = user {
@@ -164,7 +155,8 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
         }
         let d = dparams_defaults();
         let sc = h.sc.copy_to(kind, engine_cp)?;
-        Ok(Holder::into_c(sc, c, d, io_defaults(), url, contiguous))
+        let buffers = CallerBuffers::default();
+        Ok(Holder::into_c(sc, c, d, io_defaults(), url, buffers))
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, copy) }
@@ -185,17 +177,11 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
         let Ok(sc) = SuperChunk::from_frame_bytes(b, copy) else {
             return std::ptr::null_mut();
         };
-        let p = wrap_opened(sc, io_defaults(), None, !copy);
-        if !copy {
-            // SAFETY: p was just created by wrap_opened.
-            if let Ok(h) = unsafe { holder_raw(p) } {
-                h.user_cframe = cframe;
-                h.user_cframe_len = len as usize;
-                // As the reference: the caller's buffer stays the caller's.
-                h.avoid_cframe_free = true;
-            }
-        }
-        p
+        let buffers = match copy {
+            true => CallerBuffers::default(),
+            false => CallerBuffers::opened_on(cframe as usize, len as usize),
+        };
+        wrap_opened(sc, io_defaults(), None, buffers)
     })
 }
 
@@ -207,7 +193,7 @@ pub unsafe extern "C" fn blosc2_schunk_avoid_cframe_free(
     guard((), || {
         // SAFETY: a super-chunk pointer from this library.
         if let Ok(h) = unsafe { holder_raw(schunk) } {
-            h.avoid_cframe_free = avoid_cframe_free;
+            h.buffers.set_avoid_free(avoid_cframe_free);
         }
     })
 }
@@ -246,18 +232,10 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
         let Ok(url) = (unsafe { string_arg(urlpath) }) else {
             return std::ptr::null_mut();
         };
-        let opened = u64::try_from(offset)
-            .map_err(|_| Error::InvalidParam)
-            .and_then(|offset| {
-                let eio = crate::ffi::io::engine_io(&io)?;
-                let path = urlpath::path_of(&url);
-                SuperChunk::open_locking(&path, offset, eio, locking_enabled(&io))
-            });
+        let opened = crate::ffi::io::engine_io(&io)
+            .and_then(|eio| SuperChunk::open_urlpath(&url, offset, eio, locking_enabled(&io)));
         match opened {
-            Ok(sc) => {
-                let contiguous = !sc.is_sparse();
-                wrap_opened(sc, io, Some(url), contiguous)
-            }
+            Ok(sc) => wrap_opened(sc, io, Some(url), CallerBuffers::default()),
             Err(_) => {
                 crate::ffi::io::destroy_io(&io);
                 std::ptr::null_mut()
@@ -296,25 +274,18 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
 fn frame_buffer(h: &mut Holder, cframe: *mut *mut u8, needs_free: *mut bool) -> i64 {
     match h.sc.frame_buffer() {
         Ok(Cow::Borrowed(b)) => {
-            // A frame opened on the caller's buffer without copy and not
-            // changed since: that buffer, as the reference returns it (it
-            // stays the caller's; we hold a copy of it).
-            // SAFETY: the caller lent us user_cframe_len bytes at user_cframe.
-            let mine =
-                !h.user_cframe.is_null() && unsafe { bytes(h.user_cframe, h.user_cframe_len) } == b;
-            let (at, len) = if mine {
-                (h.user_cframe as *const u8, h.user_cframe_len)
-            } else {
-                (b.as_ptr(), b.len())
-            };
+            // SAFETY: a caller buffer the super-chunk was opened on holds
+            // its length in bytes and stays the caller's, readable.
+            let caller = h
+                .buffers
+                .caller_buffer()
+                .map(|(p, n)| unsafe { bytes(p as *const u8, n) });
+            let (at, len) = h.buffers.lend(b, caller);
             // SAFETY: out-pointers checked by the caller; the bytes live as
             // long as the super-chunk stays unchanged, as with the reference.
             unsafe {
                 *cframe = at as *mut u8;
                 *needs_free = false;
-            }
-            if h.user_cframe.is_null() {
-                h.lent_cframe = at;
             }
             len as i64
         }

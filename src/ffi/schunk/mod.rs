@@ -25,7 +25,7 @@ use super::types::*;
 use crate::chunk::{CParams, DParams};
 use crate::error::{Error, Result};
 use crate::format::header::{ChunkHeader, MIN_HEADER_LENGTH};
-use crate::schunk::{Storage, SuperChunk};
+use crate::schunk::{CallerBuffers, Storage, SuperChunk};
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 use std::path::Path;
