@@ -198,6 +198,20 @@ pub(crate) fn malloc_copy(b: &[u8]) -> *mut u8 {
     malloc_bytes(b, false).unwrap_or(std::ptr::null_mut())
 }
 
+/// Hand `b` to C as a malloc'ed copy through `out` (NULL when malloc
+/// fails) and its length through `len_out`, as the calls that return a
+/// variable-length block do.
+///
+/// # Safety
+/// `out` and `len_out` must be valid for writing one value each.
+pub(crate) unsafe fn store_copy_and_len(b: &[u8], out: *mut *mut u8, len_out: *mut i32) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        out.write(malloc_copy(b));
+        len_out.write(b.len() as i32);
+    }
+}
+
 /// A malloc'ed copy of the values `v` that the C caller frees with
 /// `free()`, NULL when `v` is empty; `MemoryAlloc` when malloc fails.
 pub(crate) fn malloc_nonempty<T: Copy>(v: &[T]) -> Result<*mut T> {

@@ -278,20 +278,9 @@ pub unsafe extern "C" fn blosc2_schunk_get_vlblock(
     }
     let call = |h: &mut Access<'_>| {
         h.c.current_nchunk = nchunk;
-        // The decompression context in the struct now (the client may have
-        // replaced it), as blosc2_vldecompress_block_ctx takes it.
-        // SAFETY: `dctx` is NULL or a live context, as the reference requires.
-        let dctx = || match unsafe { h.c.dctx.as_ref() } {
-            None => Err(Error::NullPointer),
-            Some(ctx) if ctx.compress => Err(Error::InvalidParam),
-            Some(ctx) => Ok(&ctx.dparams),
-        };
-        let block = h.sc.vl_block(nchunk, nblock, dctx)?;
+        let block = h.sc.vl_block(nchunk, nblock, || h.dctx_params())?;
         // SAFETY: out-pointers checked above.
-        unsafe {
-            *dest = malloc_copy(&block);
-            *destsize = block.len() as i32;
-        }
+        unsafe { store_copy_and_len(&block, dest, destsize) };
         Ok(block.len() as c_int)
     };
     // SAFETY: a super-chunk pointer from this library.

@@ -205,6 +205,18 @@ impl Holder {
         }
     }
 
+    /// The parameters of the decompression context in the struct now (the
+    /// client may have replaced it), checked as the calls taking a context
+    /// check it: none is `NullPointer`, a compression context `InvalidParam`.
+    pub(super) fn dctx_params(&self) -> Result<&DParams> {
+        // SAFETY: `dctx` is NULL or a live context, as the reference requires.
+        match unsafe { self.c.dctx.as_ref() } {
+            None => Err(Error::NullPointer),
+            Some(ctx) if ctx.compress => Err(Error::InvalidParam),
+            Some(ctx) => Ok(&ctx.dparams),
+        }
+    }
+
     /// Refresh everything, metalayers included.
     pub(super) fn sync_all(&mut self) {
         self.metas = c_metas(self.sc.metalayers(), &mut self.c.metalayers);

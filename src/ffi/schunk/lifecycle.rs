@@ -144,19 +144,18 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     let user = st.and_then(|s| unsafe { s.cparams.as_ref() });
     let copy = |h: &mut Access<'_>| {
         let (kind, url) = storage_of(st)?;
-        let mut c = h.c_cparams;
-        let mut engine_cp = None;
-        if let Some(user) = user {
-            c = *user;
-            engine_cp = Some(cparams_from_c(user, true).ok_or(Error::InvalidParam)?);
-        } else {
-            c.nthreads = 0;
-            c.blocksize = h.sc.last_blocksize;
-        }
-        let d = dparams_defaults();
-        let sc = h.sc.copy_to(kind, engine_cp)?;
-        let buffers = CallerBuffers::default();
-        Ok(Holder::into_c(sc, c, d, io_defaults(), url, buffers))
+        let cp = user.map(|u| cparams_from_c(u, true).ok_or(Error::InvalidParam));
+        let sc = h.sc.copy_to(kind, cp.transpose()?)?;
+        // Without parameters of its own the copy records ours, as the
+        // reference fills them from its context: no threads, the last block size.
+        let ours = || blosc2_cparams {
+            nthreads: 0,
+            blocksize: h.sc.last_blocksize,
+            ..h.c_cparams
+        };
+        let c = user.copied().unwrap_or_else(ours);
+        let (d, io) = (dparams_defaults(), io_defaults());
+        Ok(Holder::into_c(sc, c, d, io, url, CallerBuffers::default()))
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, copy) }
@@ -224,12 +223,9 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
     udio: *const blosc2_io,
 ) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        // SAFETY: NULL or a valid blosc2_io, as documented.
-        let Some(io) = (unsafe { udio.as_ref() }).copied() else {
-            return std::ptr::null_mut();
-        };
-        // SAFETY: C strings passed to the API are NUL-terminated.
-        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
+        // SAFETY: NULL or a valid blosc2_io, and a C string, as documented.
+        let (io, url) = unsafe { (udio.as_ref().copied(), string_arg(urlpath)) };
+        let (Some(io), Ok(url)) = (io, url) else {
             return std::ptr::null_mut();
         };
         let opened = crate::ffi::io::engine_io(&io)

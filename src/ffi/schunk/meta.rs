@@ -156,12 +156,8 @@ pub unsafe extern "C" fn blosc2_vlmeta_get(
         // SAFETY: C strings passed to the API are NUL-terminated.
         let name = unsafe { string_arg(name) }?;
         let (i, v) = h.sc.vlmeta_get(&name)?;
-        let p = malloc_nonempty(&v)?;
         // SAFETY: out-pointers checked above.
-        unsafe {
-            *content = p;
-            *content_len = v.len() as i32;
-        }
+        unsafe { (*content, *content_len) = (malloc_nonempty(&v)?, v.len() as i32) };
         Ok(i as c_int)
     };
     // SAFETY: a super-chunk pointer from this library.

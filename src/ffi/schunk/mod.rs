@@ -19,7 +19,7 @@ use super::ctx::{cparams_defaults, cparams_from_c, dparams_defaults, with_call_f
 use super::guard;
 use super::ptr::{
     bytes, calloc_out, items, items_mut, malloc_copy, malloc_i64s, malloc_nonempty, required_items,
-    sized_buffer, sized_buffer_mut, string_arg,
+    sized_buffer, sized_buffer_mut, store_copy_and_len, string_arg,
 };
 use super::types::*;
 use crate::chunk::{CParams, DParams};
