@@ -62,8 +62,18 @@ impl Holder {
         c_dparams: blosc2_dparams,
         io: blosc2_io,
         urlpath: Option<String>,
-        buffers: CallerBuffers,
     ) -> *mut blosc2_schunk {
+        Box::into_raw(Self::boxed(sc, c_cparams, c_dparams, io, urlpath)) as *mut blosc2_schunk
+    }
+
+    /// A new holder around `sc`, its public fields made true.
+    pub(super) fn boxed(
+        sc: SuperChunk,
+        c_cparams: blosc2_cparams,
+        c_dparams: blosc2_dparams,
+        io: blosc2_io,
+        urlpath: Option<String>,
+    ) -> Box<Holder> {
         // SAFETY: blosc2_schunk is plain old data (integers and raw pointers),
         // for which all-zero bytes are a valid value (NULL pointers, zeros).
         let c: blosc2_schunk = unsafe { std::mem::zeroed() };
@@ -88,7 +98,7 @@ impl Holder {
             cctx_id: 0,
             dctx_id: 0,
             synced_chunksize: 0,
-            buffers,
+            buffers: CallerBuffers::default(),
         });
         let me = &mut *h as *mut Holder;
         h.c_cparams.schunk = me as *mut c_void;
@@ -119,7 +129,7 @@ impl Holder {
         let locking = locking_enabled(&h.io);
         h.sc.set_locking(locking);
         h.sync_all();
-        Box::into_raw(h) as *mut blosc2_schunk
+        h
     }
 
     /// Refresh the public counters and chunk pointers.

@@ -2,48 +2,57 @@
 
 use super::*;
 use crate::ffi::api::blosc2_free_ctx;
+use crate::ffi::ptr::string;
 use crate::schunk::urlpath;
 use std::borrow::Cow;
 
-/// The engine storage a C storage describes, and its urlpath (NULL:
-/// separate chunks in memory).
-pub(super) fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option<String>)> {
-    let Some(st) = st else {
-        return Ok((Storage::Memory, None));
-    };
-    let url = if st.urlpath.is_null() {
-        None
-    } else {
-        // SAFETY: a storage's non-NULL urlpath is a C string.
-        Some(unsafe { string_arg(st.urlpath) }?)
-    };
-    let kind = Storage::from_urlpath(st.contiguous, url.as_deref());
-    Ok((kind, url))
+/// What a C `blosc2_storage` says, read once: the engine storage, the
+/// urlpath, and the parameter structs and I/O backend it points at.
+pub(super) struct StorageArg<'a> {
+    kind: Storage,
+    url: Option<String>,
+    cparams: Option<&'a blosc2_cparams>,
+    dparams: Option<&'a blosc2_dparams>,
+    io: Option<&'a blosc2_io>,
 }
 
-/// The parameters and I/O backend a C storage names, the defaults for
-/// those it leaves NULL (or for a NULL storage).
-///
-/// # Safety
-/// The non-NULL pointers of `st` must point at valid structs.
-unsafe fn storage_params(
-    st: Option<&blosc2_storage>,
-) -> (blosc2_cparams, blosc2_dparams, blosc2_io) {
-    let Some(st) = st else {
-        return (cparams_defaults(), dparams_defaults(), io_defaults());
-    };
-    // SAFETY: guaranteed by the caller.
-    unsafe {
+impl StorageArg<'_> {
+    /// Read `storage` (NULL: separate chunks in memory, default parameters).
+    ///
+    /// # Safety
+    /// `storage` must be NULL or a valid `blosc2_storage` whose non-NULL
+    /// pointers point at valid structs and C strings.
+    unsafe fn read<'a>(storage: *const blosc2_storage) -> StorageArg<'a> {
+        // SAFETY: guaranteed by the caller.
+        let Some(st) = (unsafe { storage.as_ref() }) else {
+            return StorageArg {
+                kind: Storage::Memory,
+                url: None,
+                cparams: None,
+                dparams: None,
+                io: None,
+            };
+        };
+        // SAFETY: guaranteed by the caller.
+        let url = unsafe { string(st.urlpath) };
+        StorageArg {
+            kind: Storage::from_urlpath(st.contiguous, url.as_deref()),
+            // SAFETY: guaranteed by the caller.
+            cparams: unsafe { st.cparams.as_ref() },
+            // SAFETY: guaranteed by the caller.
+            dparams: unsafe { st.dparams.as_ref() },
+            // SAFETY: guaranteed by the caller.
+            io: unsafe { st.io.as_ref() },
+            url,
+        }
+    }
+
+    /// The parameters and I/O backend named, the defaults for those left NULL.
+    fn params_or_defaults(&self) -> (blosc2_cparams, blosc2_dparams, blosc2_io) {
         (
-            st.cparams
-                .as_ref()
-                .copied()
-                .unwrap_or_else(cparams_defaults),
-            st.dparams
-                .as_ref()
-                .copied()
-                .unwrap_or_else(dparams_defaults),
-            st.io.as_ref().copied().unwrap_or_else(io_defaults),
+            self.cparams.copied().unwrap_or_else(cparams_defaults),
+            self.dparams.copied().unwrap_or_else(dparams_defaults),
+            self.io.copied().unwrap_or_else(io_defaults),
         )
     }
 }
@@ -88,23 +97,24 @@ pub(super) fn wrap_opened(
     buffers: CallerBuffers,
 ) -> *mut blosc2_schunk {
     let (c, d) = c_params_of(&sc);
-    Holder::into_c(sc, c, d, io, url, buffers)
+    let mut h = Holder::boxed(sc, c, d, io, url);
+    h.buffers = buffers;
+    Box::into_raw(h) as *mut blosc2_schunk
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        // SAFETY: storage is NULL or points at a blosc2_storage (blosc2.h).
-        let st = unsafe { storage.as_ref() };
-        // SAFETY: non-NULL parameter pointers in a storage point at valid structs.
-        let (c, d, io) = unsafe { storage_params(st) };
-        let made = storage_of(st).and_then(|(kind, url)| {
-            let (cp, dp) = engine_params(&c, &d).ok_or(Error::InvalidParam)?;
-            let eio = crate::ffi::io::engine_io(&io)?;
-            Ok((SuperChunk::new_with_io(cp, dp, kind, eio)?, url))
-        });
+        // SAFETY: storage is NULL or a valid blosc2_storage (blosc2.h).
+        let st = unsafe { StorageArg::read(storage) };
+        let (c, d, io) = st.params_or_defaults();
+        let made = engine_params(&c, &d)
+            .ok_or(Error::InvalidParam)
+            .and_then(|(cp, dp)| {
+                SuperChunk::new_with_io(cp, dp, st.kind, crate::ffi::io::engine_io(&io)?)
+            });
         match made {
-            Ok((sc, url)) => Holder::into_c(sc, c, d, io, url, CallerBuffers::default()),
+            Ok(sc) => Holder::into_c(sc, c, d, io, st.url),
             Err(_) => std::ptr::null_mut(),
         }
     })
@@ -138,24 +148,20 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     schunk: *mut blosc2_schunk,
     storage: *mut blosc2_storage,
 ) -> *mut blosc2_schunk {
-    // SAFETY: storage is NULL or a valid blosc2_storage.
-    let st = unsafe { storage.as_ref() };
-    // SAFETY: non-NULL parameter pointers in a storage point at valid structs.
-    let user = st.and_then(|s| unsafe { s.cparams.as_ref() });
+    // SAFETY: storage is NULL or a valid blosc2_storage (blosc2.h).
+    let st = unsafe { StorageArg::read(storage) };
     let copy = |h: &mut Access<'_>| {
-        let (kind, url) = storage_of(st)?;
-        let cp = user.map(|u| cparams_from_c(u, true).ok_or(Error::InvalidParam));
-        let sc = h.sc.copy_to(kind, cp.transpose()?)?;
-        // Without parameters of its own the copy records ours, as the
-        // reference fills them from its context: no threads, the last block size.
-        let ours = || blosc2_cparams {
-            nthreads: 0,
-            blocksize: h.sc.last_blocksize,
-            ..h.c_cparams
-        };
-        let c = user.copied().unwrap_or_else(ours);
+        let cp = st.cparams.map(|u| cparams_from_c(u, true));
+        let cp = cp.map(|c| c.ok_or(Error::InvalidParam)).transpose()?;
+        let sc = h.sc.copy_to(st.kind, cp)?;
+        // Without parameters of its own the copy records ours, as the reference
+        // fills them from its context: no threads, the last block size.
+        let mut c = st.cparams.copied().unwrap_or(h.c_cparams);
+        if st.cparams.is_none() {
+            (c.nthreads, c.blocksize) = (0, h.sc.last_blocksize);
+        }
         let (d, io) = (dparams_defaults(), io_defaults());
-        Ok(Holder::into_c(sc, c, d, io, url, CallerBuffers::default()))
+        Ok(Holder::into_c(sc, c, d, io, st.url))
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, copy) }
