@@ -38,10 +38,14 @@ pub struct Released {
 }
 
 impl CallerBuffers {
-    /// A super-chunk opened on the caller's `len` bytes at `addr` without
-    /// copy: as the reference, the buffer stays the caller's until it says
-    /// otherwise.
-    pub fn opened_on(addr: usize, len: usize) -> CallerBuffers {
+    /// A super-chunk opened on the caller's `len` bytes at `addr`: with
+    /// `copy` nothing is shared; without, the super-chunk refers to the
+    /// caller's buffer, which (as the reference) stays the caller's until it
+    /// says otherwise.
+    pub fn opened_on(addr: usize, len: usize, copy: bool) -> CallerBuffers {
+        if copy {
+            return CallerBuffers::default();
+        }
         CallerBuffers {
             opened_on: Some((addr, len)),
             lent: None,
@@ -110,7 +114,11 @@ mod tests {
     fn an_unchanged_caller_buffer_is_handed_back_and_freed_only_when_asked() {
         let sc = frame_in_memory();
         let frame = sc.frame_buffer().unwrap().into_owned();
-        let mut b = CallerBuffers::opened_on(0x1000, frame.len());
+        assert_eq!(
+            CallerBuffers::opened_on(0x1000, frame.len(), true),
+            CallerBuffers::default()
+        );
+        let mut b = CallerBuffers::opened_on(0x1000, frame.len(), false);
         assert_eq!(b.lend(&frame, Some(&frame)), (0x1000, frame.len()));
         // Changed since: the frame's own bytes, not recorded as lent.
         let other = vec![0u8; 8];

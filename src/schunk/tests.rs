@@ -758,6 +758,13 @@ fn slice_chunk_indexes_of_a_plain_super_chunk_take_item_bounds() {
         sc.slice_nchunks(999, 2001).unwrap()
     );
     assert_eq!(sc.slice_chunk_indexes(&[], &[5]), Err(Error::InvalidParam));
+    // The bounds are asked for with one entry each.
+    let (mut asked, a, b) = (None, [999i64], [2001i64]);
+    let idx = sc.slice_chunk_indexes_with(|n| {
+        asked = Some(n);
+        (&a[..n], &b[..n])
+    });
+    assert_eq!((asked, idx.unwrap()), (Some(1), vec![0, 1, 2]));
 }
 
 /// The C API's sizing of slice reads: nothing asked for an empty or

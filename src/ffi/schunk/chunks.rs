@@ -333,11 +333,10 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
         if start.is_null() || stop.is_null() || chunks_idx.is_null() {
             return Err(Error::NullPointer);
         }
-        let nd = h.sc.slice_dims()?;
-        // SAFETY: start and stop hold slice_dims entries (API contract: ndim
+        // SAFETY: start and stop hold `nd` entries each (API contract: ndim
         // for an n-dimensional array, one item index otherwise).
-        let (a, b) = unsafe { (items(start, nd), items(stop, nd)) };
-        let idx = h.sc.slice_chunk_indexes(a, b)?;
+        let bounds = |nd| unsafe { (items(start, nd), items(stop, nd)) };
+        let idx = h.sc.slice_chunk_indexes_with(bounds)?;
         // SAFETY: checked non-NULL above.
         unsafe { *chunks_idx = malloc_nonempty(&idx)? };
         Ok(idx.len() as i64)

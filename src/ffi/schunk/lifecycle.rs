@@ -179,14 +179,9 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
         }
         // SAFETY: the caller passes a buffer of `len` bytes.
         let b = unsafe { bytes(cframe, len as usize) }.to_vec();
-        let Ok(sc) = SuperChunk::from_frame_bytes(b, copy) else {
-            return std::ptr::null_mut();
-        };
-        let buffers = match copy {
-            true => CallerBuffers::default(),
-            false => CallerBuffers::opened_on(cframe as usize, len as usize),
-        };
-        wrap_opened(sc, io_defaults(), None, buffers)
+        let buffers = CallerBuffers::opened_on(cframe as usize, len as usize, copy);
+        let wrap = |sc| wrap_opened(sc, io_defaults(), None, buffers);
+        SuperChunk::from_frame_bytes(b, copy).map_or(std::ptr::null_mut(), wrap)
     })
 }
 
