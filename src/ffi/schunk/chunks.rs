@@ -368,13 +368,10 @@ pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
     stop: i64,
     buffer: *mut c_void,
 ) -> c_int {
-    let call = |h: &mut Holder| {
-        // SAFETY: the buffer holds (stop - start) * typesize bytes.
-        let src = unsafe { sized_buffer(buffer) }?;
-        h.sc.set_slice_with(start, stop, src).map(|()| 0)
-    };
+    // SAFETY: the buffer holds (stop - start) * typesize bytes.
+    let write = |h: &mut Holder| unsafe { h.sc.set_slice_with(start, stop, sized_buffer(buffer)?) };
     // SAFETY: a super-chunk pointer from this library.
-    unsafe { mutate(schunk, call) }
+    unsafe { mutate(schunk, |h| write(h).map(|()| 0)) }
 }
 
 #[no_mangle]

@@ -86,16 +86,9 @@ pub unsafe extern "C" fn blosc2_vlmeta_add(
     content_len: i32,
     cparams: *mut blosc2_cparams,
 ) -> c_int {
+    let how = MetaWrite::VlAdd(cparams);
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(
-            schunk,
-            name,
-            content,
-            content_len,
-            MetaWrite::VlAdd(cparams),
-        )
-    }
+    unsafe { write_meta(schunk, name, content, content_len, how) }
 }
 
 #[no_mangle]
@@ -106,16 +99,9 @@ pub unsafe extern "C" fn blosc2_vlmeta_update(
     content_len: i32,
     cparams: *mut blosc2_cparams,
 ) -> c_int {
+    let how = MetaWrite::VlUpdate(cparams);
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(
-            schunk,
-            name,
-            content,
-            content_len,
-            MetaWrite::VlUpdate(cparams),
-        )
-    }
+    unsafe { write_meta(schunk, name, content, content_len, how) }
 }
 
 #[no_mangle]
