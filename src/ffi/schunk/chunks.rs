@@ -333,8 +333,7 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
         if start.is_null() || stop.is_null() || chunks_idx.is_null() {
             return Err(Error::NullPointer);
         }
-        // SAFETY: start and stop hold `nd` entries each (API contract: ndim
-        // for an n-dimensional array, one item index otherwise).
+        // SAFETY: start and stop hold `nd` entries each (ndim, or 1: API contract).
         let bounds = |nd| unsafe { (items(start, nd), items(stop, nd)) };
         let idx = h.sc.slice_chunk_indexes_with(bounds)?;
         // SAFETY: checked non-NULL above.
