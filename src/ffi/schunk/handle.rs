@@ -227,6 +227,17 @@ impl Holder {
         }
     }
 
+    /// When `changed` (the engine took in another handle's changes, or the
+    /// call changed metalayers), bump the public change tick and make every
+    /// public field true again. Returns `changed`.
+    pub(super) fn take_in(&mut self, changed: bool) -> bool {
+        if changed {
+            self.c.change_tick += 1;
+            self.sync_all();
+        }
+        changed
+    }
+
     /// Refresh everything, metalayers included.
     pub(super) fn sync_all(&mut self) {
         self.metas = c_metas(self.sc.metalayers(), &mut self.c.metalayers);
@@ -302,10 +313,8 @@ impl Drop for Access<'_> {
 pub(super) unsafe fn access<'a>(p: *mut blosc2_schunk, exclusive: bool) -> Result<Access<'a>> {
     // SAFETY: guaranteed by the caller.
     let h = unsafe { holder_raw(p) }?;
-    if h.sc.lock(exclusive)? {
-        h.c.change_tick += 1;
-        h.sync_all();
-    }
+    let changed = h.sc.lock(exclusive)?;
+    h.take_in(changed);
     Ok(Access { h })
 }
 
@@ -332,10 +341,7 @@ pub(crate) unsafe fn with_engine<R>(
     // SAFETY: guaranteed by the caller.
     let mut h = unsafe { access(schunk, changed) }?;
     let r = f(&mut h.sc);
-    if changed {
-        h.c.change_tick += 1;
-        h.sync_all();
-    }
+    h.take_in(changed);
     r
 }
 

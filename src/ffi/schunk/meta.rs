@@ -45,8 +45,7 @@ unsafe fn write_meta(
             MetaWrite::VlAdd(_) => h.sc.vlmeta_add(&name, c, cp.as_ref()),
             MetaWrite::VlUpdate(_) => h.sc.vlmeta_update(&name, c, cp.as_ref()),
         };
-        h.sync_all();
-        h.c.change_tick += 1;
+        h.take_in(true);
         r.map(|i| i as c_int)
     };
     // SAFETY: guaranteed by the caller.
@@ -160,8 +159,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_delete(
         mutate(schunk, |h| {
             let name = string_arg(name)?;
             let r = h.sc.vlmeta_delete(&name).map(|n| n as c_int);
-            h.sync_all();
-            h.c.change_tick += 1;
+            h.take_in(true);
             r
         })
     }
