@@ -252,6 +252,17 @@ impl SuperChunk {
         }
     }
 
+    /// [`Self::slice_chunk_indexes`] with bounds that `bounds` gives once
+    /// told how many entries each has ([`Self::slice_dims`]): the C API
+    /// reads that many from each of its two pointers.
+    pub fn slice_chunk_indexes_with<'a>(
+        &self,
+        bounds: impl FnOnce(usize) -> (&'a [i64], &'a [i64]),
+    ) -> Result<Vec<i64>> {
+        let (start, stop) = bounds(self.slice_dims()?);
+        self.slice_chunk_indexes(start, stop)
+    }
+
     /// Indexes (C order over the chunk grid) of the chunks of an
     /// n-dimensional super-chunk touched by the slice `[start, stop)`.
     pub fn b2nd_slice_nchunks(&self, start: &[i64], stop: &[i64]) -> Result<Vec<i64>> {

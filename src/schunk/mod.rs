@@ -30,6 +30,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 mod access;
+mod caller_buffers;
 mod edit;
 mod follow;
 mod items;
@@ -38,6 +39,8 @@ mod serialize;
 #[cfg(test)]
 mod tests;
 pub mod urlpath;
+
+pub use caller_buffers::{CallerBuffers, Released};
 
 /// Where a new super-chunk keeps its chunks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -302,6 +305,12 @@ impl SuperChunk {
     /// Whether the super-chunk is a sparse frame.
     pub fn is_sparse(&self) -> bool {
         self.frame().is_some_and(|f| f.sparse_dir().is_some())
+    }
+
+    /// Whether the super-chunk is a contiguous frame, in memory or in a
+    /// file (not separate chunks, not a sparse frame).
+    pub fn is_contiguous(&self) -> bool {
+        self.frame().is_some_and(|f| f.sparse_dir().is_none())
     }
 
     /// Number of chunks.

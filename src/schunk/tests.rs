@@ -758,6 +758,13 @@ fn slice_chunk_indexes_of_a_plain_super_chunk_take_item_bounds() {
         sc.slice_nchunks(999, 2001).unwrap()
     );
     assert_eq!(sc.slice_chunk_indexes(&[], &[5]), Err(Error::InvalidParam));
+    // The bounds are asked for with one entry each.
+    let (mut asked, a, b) = (None, [999i64], [2001i64]);
+    let idx = sc.slice_chunk_indexes_with(|n| {
+        asked = Some(n);
+        (&a[..n], &b[..n])
+    });
+    assert_eq!((asked, idx.unwrap()), (Some(1), vec![0, 1, 2]));
 }
 
 /// The C API's sizing of slice reads: nothing asked for an empty or
@@ -874,6 +881,24 @@ fn storage_follows_contiguity_and_urlpath() {
         Storage::from_urlpath(false, Some("d.b2frame")),
         Storage::SparseDir(PathBuf::from("d.b2frame"))
     );
+}
+
+/// Only a frame in one piece (memory or file) is contiguous.
+#[test]
+fn contiguous_means_a_frame_in_one_piece() {
+    let new = |st| SuperChunk::new(cp(4), DParams::default(), st).unwrap();
+    assert!(!new(Storage::Memory).is_contiguous());
+    assert!(new(Storage::FrameInMemory).is_contiguous());
+    let dir = tmp_dir("contiguous-sparse");
+    assert!(!new(Storage::SparseDir(dir.clone())).is_contiguous());
+    let _ = std::fs::remove_dir_all(&dir);
+    let bytes = new(Storage::FrameInMemory).to_frame_bytes().unwrap();
+    assert!(SuperChunk::from_frame_bytes(bytes.clone(), false)
+        .unwrap()
+        .is_contiguous());
+    assert!(!SuperChunk::from_frame_bytes(bytes, true)
+        .unwrap()
+        .is_contiguous());
 }
 
 /// A frame in memory lends its own buffer, which closing gives back; other

@@ -1,9 +1,12 @@
 //! Removing and renaming a stored super-chunk by its path (a frame file or
 //! a sparse frame's directory), as the reference's `blosc2_remove_dir`,
-//! `blosc2_remove_urlpath` and `blosc2_rename_urlpath` do it.
+//! `blosc2_remove_urlpath` and `blosc2_rename_urlpath` do it; opening
+//! one by its urlpath.
 
+use super::SuperChunk;
 use crate::error::{Error, Result};
 use crate::frame::lock::lock_path;
+use crate::io::Io;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
@@ -11,6 +14,18 @@ use std::path::{Path, PathBuf};
 /// a `file:///` prefix.
 pub fn path_of(urlpath: &str) -> PathBuf {
     PathBuf::from(urlpath.strip_prefix("file:///").unwrap_or(urlpath))
+}
+
+impl SuperChunk {
+    /// Open the super-chunk stored at `urlpath` (see [`path_of`]), a
+    /// contiguous frame starting at byte `offset` of its file or a sparse
+    /// frame (offset 0), through `io`, with the frame lock when `locking`
+    /// (see [`SuperChunk::open_locking`]). A negative offset is
+    /// `InvalidParam`.
+    pub fn open_urlpath(urlpath: &str, offset: i64, io: Io, locking: bool) -> Result<SuperChunk> {
+        let offset = u64::try_from(offset).map_err(|_| Error::InvalidParam)?;
+        SuperChunk::open_locking(&path_of(urlpath), offset, io, locking)
+    }
 }
 
 /// Remove the (flat) files of the directory `dir`, then the directory.
@@ -56,6 +71,36 @@ mod tests {
         assert_eq!(path_of("file:///tmp/a.b2frame"), Path::new("tmp/a.b2frame"));
         assert_eq!(path_of("/tmp/a.b2frame"), Path::new("/tmp/a.b2frame"));
         assert_eq!(path_of("dir.b2frame"), Path::new("dir.b2frame"));
+    }
+
+    #[test]
+    fn a_super_chunk_opens_by_its_urlpath_at_a_non_negative_offset() {
+        use crate::chunk::{CParams, DParams};
+        use crate::schunk::Storage;
+        let path =
+            std::env::temp_dir().join(format!("urlpath-open-{}.b2frame", std::process::id()));
+        let url = format!("file:///{}", path.display());
+        let cp = CParams {
+            typesize: 4,
+            ..CParams::default()
+        };
+        let mut sc = SuperChunk::new(cp, DParams::default(), Storage::FrameInMemory).unwrap();
+        sc.append_buffer(&[3u8; 400]).unwrap();
+        std::fs::write(
+            &path,
+            [&[0u8; 10][..], &sc.to_frame_bytes().unwrap()].concat(),
+        )
+        .unwrap();
+        let io = crate::io::filesystem;
+        let opened = SuperChunk::open_urlpath(&url, 10, io(), false).unwrap();
+        assert!(opened.is_contiguous());
+        assert_eq!(opened.decompress_chunk_vec(0).unwrap(), vec![3u8; 400]);
+        assert_eq!(
+            SuperChunk::open_urlpath(&url, -1, io(), false).err(),
+            Some(Error::InvalidParam)
+        );
+        assert!(SuperChunk::open_urlpath(&url, 0, io(), false).is_err());
+        remove(&path).unwrap();
     }
 
     #[test]

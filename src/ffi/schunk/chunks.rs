@@ -193,7 +193,7 @@ unsafe fn get_chunk_impl(
                 c.len() as c_int
             }
             // SAFETY: out-pointers checked above.
-            read => unsafe { hand_out_copy(read, chunk, needs_free) },
+            read => unsafe { hand_out_chunk(read, chunk, needs_free) },
         }
     };
     // SAFETY: guaranteed by the caller.
@@ -205,7 +205,7 @@ unsafe fn get_chunk_impl(
 ///
 /// # Safety
 /// `chunk` and `needs_free` must be valid for writing.
-unsafe fn hand_out_copy<C: AsRef<[u8]>>(
+unsafe fn hand_out_chunk<C: AsRef<[u8]>>(
     read: crate::error::Result<C>,
     chunk: *mut *mut u8,
     needs_free: *mut bool,
@@ -278,20 +278,9 @@ pub unsafe extern "C" fn blosc2_schunk_get_vlblock(
     }
     let call = |h: &mut Access<'_>| {
         h.c.current_nchunk = nchunk;
-        // The decompression context in the struct now (the client may have
-        // replaced it), as blosc2_vldecompress_block_ctx takes it.
-        // SAFETY: `dctx` is NULL or a live context, as the reference requires.
-        let dctx = || match unsafe { h.c.dctx.as_ref() } {
-            None => Err(Error::NullPointer),
-            Some(ctx) if ctx.compress => Err(Error::InvalidParam),
-            Some(ctx) => Ok(&ctx.dparams),
-        };
-        let block = h.sc.vl_block(nchunk, nblock, dctx)?;
+        let block = h.sc.vl_block(nchunk, nblock, || h.dctx_params())?;
         // SAFETY: out-pointers checked above.
-        unsafe {
-            *dest = malloc_copy(&block);
-            *destsize = block.len() as i32;
-        }
+        unsafe { hand_out_copy(dest, destsize, &block) };
         Ok(block.len() as c_int)
     };
     // SAFETY: a super-chunk pointer from this library.
@@ -344,11 +333,9 @@ pub unsafe extern "C" fn blosc2_get_slice_nchunks(
         if start.is_null() || stop.is_null() || chunks_idx.is_null() {
             return Err(Error::NullPointer);
         }
-        let nd = h.sc.slice_dims()?;
-        // SAFETY: start and stop hold slice_dims entries (API contract: ndim
-        // for an n-dimensional array, one item index otherwise).
-        let (a, b) = unsafe { (items(start, nd), items(stop, nd)) };
-        let idx = h.sc.slice_chunk_indexes(a, b)?;
+        // SAFETY: start and stop hold `nd` entries each (ndim, or 1: API contract).
+        let bounds = |nd| unsafe { (items(start, nd), items(stop, nd)) };
+        let idx = h.sc.slice_chunk_indexes_with(bounds)?;
         // SAFETY: checked non-NULL above.
         unsafe { *chunks_idx = malloc_nonempty(&idx)? };
         Ok(idx.len() as i64)
@@ -380,13 +367,10 @@ pub unsafe extern "C" fn blosc2_schunk_set_slice_buffer(
     stop: i64,
     buffer: *mut c_void,
 ) -> c_int {
-    let call = |h: &mut Holder| {
-        // SAFETY: the buffer holds (stop - start) * typesize bytes.
-        let src = unsafe { sized_buffer(buffer) }?;
-        h.sc.set_slice_with(start, stop, src).map(|()| 0)
-    };
+    // SAFETY: the buffer holds (stop - start) * typesize bytes.
+    let write = |h: &mut Holder| unsafe { h.sc.set_slice_with(start, stop, sized_buffer(buffer)?) };
     // SAFETY: a super-chunk pointer from this library.
-    unsafe { mutate(schunk, call) }
+    unsafe { mutate(schunk, |h| write(h).map(|()| 0)) }
 }
 
 #[no_mangle]

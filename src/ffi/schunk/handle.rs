@@ -50,14 +50,8 @@ pub(super) struct Holder {
     /// The `chunksize` last written into the public struct: a different
     /// value there at the next call was written by the client.
     pub(super) synced_chunksize: i32,
-    /// A buffer given to `from_buffer` without copy, freed with the
-    /// super-chunk only after `avoid_cframe_free(false)`.
-    pub(super) user_cframe: *mut u8,
-    pub(super) user_cframe_len: usize,
-    /// The start of the in-memory frame `blosc2_schunk_to_buffer` lent to
-    /// the client: after `avoid_cframe_free(true)` it is the client's to free.
-    pub(super) lent_cframe: *const u8,
-    pub(super) avoid_cframe_free: bool,
+    /// The frame buffers shared with the client, and who frees them.
+    pub(super) buffers: CallerBuffers,
 }
 
 impl Holder {
@@ -68,11 +62,22 @@ impl Holder {
         c_dparams: blosc2_dparams,
         io: blosc2_io,
         urlpath: Option<String>,
-        contiguous: bool,
     ) -> *mut blosc2_schunk {
+        Box::into_raw(Self::boxed(sc, c_cparams, c_dparams, io, urlpath)) as *mut blosc2_schunk
+    }
+
+    /// A new holder around `sc`, its public fields made true.
+    pub(super) fn boxed(
+        sc: SuperChunk,
+        c_cparams: blosc2_cparams,
+        c_dparams: blosc2_dparams,
+        io: blosc2_io,
+        urlpath: Option<String>,
+    ) -> Box<Holder> {
         // SAFETY: blosc2_schunk is plain old data (integers and raw pointers),
         // for which all-zero bytes are a valid value (NULL pointers, zeros).
         let c: blosc2_schunk = unsafe { std::mem::zeroed() };
+        let contiguous = sc.is_contiguous();
         let mut h = Box::new(Holder {
             c,
             sc,
@@ -93,10 +98,7 @@ impl Holder {
             cctx_id: 0,
             dctx_id: 0,
             synced_chunksize: 0,
-            user_cframe: std::ptr::null_mut(),
-            user_cframe_len: 0,
-            lent_cframe: std::ptr::null(),
-            avoid_cframe_free: false,
+            buffers: CallerBuffers::default(),
         });
         let me = &mut *h as *mut Holder;
         h.c_cparams.schunk = me as *mut c_void;
@@ -127,7 +129,7 @@ impl Holder {
         let locking = locking_enabled(&h.io);
         h.sc.set_locking(locking);
         h.sync_all();
-        Box::into_raw(h) as *mut blosc2_schunk
+        h
     }
 
     /// Refresh the public counters and chunk pointers.
@@ -213,6 +215,29 @@ impl Holder {
         }
     }
 
+    /// The parameters of the decompression context in the struct now (the
+    /// client may have replaced it), checked as the calls taking a context
+    /// check it: none is `NullPointer`, a compression context `InvalidParam`.
+    pub(super) fn dctx_params(&self) -> Result<&DParams> {
+        // SAFETY: `dctx` is NULL or a live context, as the reference requires.
+        match unsafe { self.c.dctx.as_ref() } {
+            None => Err(Error::NullPointer),
+            Some(ctx) if ctx.compress => Err(Error::InvalidParam),
+            Some(ctx) => Ok(&ctx.dparams),
+        }
+    }
+
+    /// When `changed` (the engine took in another handle's changes, or the
+    /// call changed metalayers), bump the public change tick and make every
+    /// public field true again. Returns `changed`.
+    pub(super) fn take_in(&mut self, changed: bool) -> bool {
+        if changed {
+            self.c.change_tick += 1;
+            self.sync_all();
+        }
+        changed
+    }
+
     /// Refresh everything, metalayers included.
     pub(super) fn sync_all(&mut self) {
         self.metas = c_metas(self.sc.metalayers(), &mut self.c.metalayers);
@@ -288,10 +313,8 @@ impl Drop for Access<'_> {
 pub(super) unsafe fn access<'a>(p: *mut blosc2_schunk, exclusive: bool) -> Result<Access<'a>> {
     // SAFETY: guaranteed by the caller.
     let h = unsafe { holder_raw(p) }?;
-    if h.sc.lock(exclusive)? {
-        h.c.change_tick += 1;
-        h.sync_all();
-    }
+    let changed = h.sc.lock(exclusive)?;
+    h.take_in(changed);
     Ok(Access { h })
 }
 
@@ -318,10 +341,7 @@ pub(crate) unsafe fn with_engine<R>(
     // SAFETY: guaranteed by the caller.
     let mut h = unsafe { access(schunk, changed) }?;
     let r = f(&mut h.sc);
-    if changed {
-        h.c.change_tick += 1;
-        h.sync_all();
-    }
+    h.take_in(changed);
     r
 }
 

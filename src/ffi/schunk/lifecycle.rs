@@ -1,48 +1,58 @@
 //! Making, opening, copying, serializing and freeing super-chunks.
 
 use super::*;
+use crate::ffi::api::blosc2_free_ctx;
+use crate::ffi::ptr::string;
 use crate::schunk::urlpath;
 use std::borrow::Cow;
 
-/// The engine storage a C storage describes, its urlpath, and whether it
-/// is contiguous (NULL: separate chunks in memory).
-pub(super) fn storage_of(st: Option<&blosc2_storage>) -> Result<(Storage, Option<String>, bool)> {
-    let Some(st) = st else {
-        return Ok((Storage::Memory, None, false));
-    };
-    let url = if st.urlpath.is_null() {
-        None
-    } else {
-        // SAFETY: a storage's non-NULL urlpath is a C string.
-        Some(unsafe { string_arg(st.urlpath) }?)
-    };
-    let kind = Storage::from_urlpath(st.contiguous, url.as_deref());
-    Ok((kind, url, st.contiguous))
+/// What a C `blosc2_storage` says, read once: the engine storage, the
+/// urlpath, and the parameter structs and I/O backend it points at.
+pub(super) struct StorageArg<'a> {
+    kind: Storage,
+    url: Option<String>,
+    cparams: Option<&'a blosc2_cparams>,
+    dparams: Option<&'a blosc2_dparams>,
+    io: Option<&'a blosc2_io>,
 }
 
-/// The parameters and I/O backend a C storage names, the defaults for
-/// those it leaves NULL (or for a NULL storage).
-///
-/// # Safety
-/// The non-NULL pointers of `st` must point at valid structs.
-unsafe fn storage_params(
-    st: Option<&blosc2_storage>,
-) -> (blosc2_cparams, blosc2_dparams, blosc2_io) {
-    let Some(st) = st else {
-        return (cparams_defaults(), dparams_defaults(), io_defaults());
-    };
-    // SAFETY: guaranteed by the caller.
-    unsafe {
+impl StorageArg<'_> {
+    /// Read `storage` (NULL: separate chunks in memory, default parameters).
+    ///
+    /// # Safety
+    /// `storage` must be NULL or a valid `blosc2_storage` whose non-NULL
+    /// pointers point at valid structs and C strings.
+    unsafe fn read<'a>(storage: *const blosc2_storage) -> StorageArg<'a> {
+        // SAFETY: guaranteed by the caller.
+        let Some(st) = (unsafe { storage.as_ref() }) else {
+            return StorageArg {
+                kind: Storage::Memory,
+                url: None,
+                cparams: None,
+                dparams: None,
+                io: None,
+            };
+        };
+        // SAFETY: guaranteed by the caller.
+        let url = unsafe { string(st.urlpath) };
+        StorageArg {
+            kind: Storage::from_urlpath(st.contiguous, url.as_deref()),
+            // SAFETY: guaranteed by the caller.
+            cparams: unsafe { st.cparams.as_ref() },
+            // SAFETY: guaranteed by the caller.
+            dparams: unsafe { st.dparams.as_ref() },
+            // SAFETY: guaranteed by the caller.
+            io: unsafe { st.io.as_ref() },
+            url,
+        }
+    }
+
+    /// The parameters and I/O backend named, the defaults for those left NULL.
+    fn params_or_defaults(&self) -> (blosc2_cparams, blosc2_dparams, blosc2_io) {
         (
-            st.cparams
-                .as_ref()
-                .copied()
-                .unwrap_or_else(cparams_defaults),
-            st.dparams
-                .as_ref()
-                .copied()
-                .unwrap_or_else(dparams_defaults),
-            st.io.as_ref().copied().unwrap_or_else(io_defaults),
+            self.cparams.copied().unwrap_or_else(cparams_defaults),
+            self.dparams.copied().unwrap_or_else(dparams_defaults),
+            self.io.copied().unwrap_or_else(io_defaults),
         )
     }
 }
@@ -84,26 +94,27 @@ pub(super) fn wrap_opened(
     sc: SuperChunk,
     io: blosc2_io,
     url: Option<String>,
-    contiguous: bool,
+    buffers: CallerBuffers,
 ) -> *mut blosc2_schunk {
     let (c, d) = c_params_of(&sc);
-    Holder::into_c(sc, c, d, io, url, contiguous)
+    let mut h = Holder::boxed(sc, c, d, io, url);
+    h.buffers = buffers;
+    Box::into_raw(h) as *mut blosc2_schunk
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        // SAFETY: storage is NULL or points at a blosc2_storage (blosc2.h).
-        let st = unsafe { storage.as_ref() };
-        // SAFETY: non-NULL parameter pointers in a storage point at valid structs.
-        let (c, d, io) = unsafe { storage_params(st) };
-        let made = storage_of(st).and_then(|(kind, url, contiguous)| {
-            let (cp, dp) = engine_params(&c, &d).ok_or(Error::InvalidParam)?;
-            let eio = crate::ffi::io::engine_io(&io)?;
-            Ok((SuperChunk::new_with_io(cp, dp, kind, eio)?, url, contiguous))
-        });
+        // SAFETY: storage is NULL or a valid blosc2_storage (blosc2.h).
+        let st = unsafe { StorageArg::read(storage) };
+        let (c, d, io) = st.params_or_defaults();
+        let made = engine_params(&c, &d)
+            .ok_or(Error::InvalidParam)
+            .and_then(|(cp, dp)| {
+                SuperChunk::new_with_io(cp, dp, st.kind, crate::ffi::io::engine_io(&io)?)
+            });
         match made {
-            Ok((sc, url, contiguous)) => Holder::into_c(sc, c, d, io, url, contiguous),
+            Ok(sc) => Holder::into_c(sc, c, d, io, st.url),
             Err(_) => std::ptr::null_mut(),
         }
     })
@@ -116,29 +127,19 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
             return 0;
         }
         // SAFETY: a pointer from Box::into_raw of a Holder, freed once here.
-        let h = unsafe { Box::from_raw(schunk as *mut Holder) };
-        if !h.avoid_cframe_free && !h.user_cframe.is_null() {
-            // SAFETY: the caller handed us this malloc'ed frame and asked us to free it.
-            unsafe { libc::free(h.user_cframe as *mut c_void) };
-        }
-        let (io, contexts) = (h.io, [h.c.cctx, h.c.dctx]);
-        let taken = h.avoid_cframe_free.then_some(h.lent_cframe);
-        let Holder { sc, .. } = *h;
-        let frame = sc.close();
-        // The contexts in the struct now, which the client may have replaced.
-        for ctx in contexts.into_iter().filter(|c| !c.is_null()) {
-            // SAFETY: a context from blosc2_create_*ctx that the struct owns,
-            // as in the reference; freed once here.
-            drop(unsafe { Box::from_raw(ctx) });
-        }
-        // The client took the frame buffer blosc2_schunk_to_buffer lent it
-        // and frees it itself, as blosc2-rs does: leave it allocated (a
-        // Vec<u8> comes from malloc, so free() may release it).
-        if let Some(v) = frame.filter(|v| taken == Some(v.as_ptr())) {
-            std::mem::forget(v);
+        let h = *unsafe { Box::from_raw(schunk as *mut Holder) };
+        let released = h.buffers.release(h.sc);
+        let caller_frame = released.free.unwrap_or(0) as *mut c_void;
+        // SAFETY: NULL, or the malloc'ed frame the caller handed us and asked us to free.
+        unsafe { libc::free(caller_frame) };
+        // The client frees the frame it took itself (a Vec<u8> comes from malloc).
+        std::mem::forget(released.kept);
+        for ctx in [h.c.cctx, h.c.dctx] {
+            // SAFETY: NULL or a context the struct owns (the client may have replaced it).
+            unsafe { blosc2_free_ctx(ctx) };
         }
         // Like the reference, release the backend's resources with the super-chunk.
-        c_int::from(crate::ffi::io::destroy_io(&io) < 0)
+        c_int::from(crate::ffi::io::destroy_io(&h.io) < 0)
     })
 }
 
@@ -147,24 +148,20 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     schunk: *mut blosc2_schunk,
     storage: *mut blosc2_storage,
 ) -> *mut blosc2_schunk {
-    // SAFETY: storage is NULL or a valid blosc2_storage.
-    let st = unsafe { storage.as_ref() };
-    // SAFETY: non-NULL parameter pointers in a storage point at valid structs.
-    let user = st.and_then(|s| unsafe { s.cparams.as_ref() });
+    // SAFETY: storage is NULL or a valid blosc2_storage (blosc2.h).
+    let st = unsafe { StorageArg::read(storage) };
     let copy = |h: &mut Access<'_>| {
-        let (kind, url, contiguous) = storage_of(st)?;
-        let mut c = h.c_cparams;
-        let mut engine_cp = None;
-        if let Some(user) = user {
-            c = *user;
-            engine_cp = Some(cparams_from_c(user, true).ok_or(Error::InvalidParam)?);
-        } else {
-            c.nthreads = 0;
-            c.blocksize = h.sc.last_blocksize;
+        let cp = st.cparams.map(|u| cparams_from_c(u, true));
+        let cp = cp.map(|c| c.ok_or(Error::InvalidParam)).transpose()?;
+        let sc = h.sc.copy_to(st.kind, cp)?;
+        // Without parameters of its own the copy records ours, as the reference
+        // fills them from its context: no threads, the last block size.
+        let mut c = st.cparams.copied().unwrap_or(h.c_cparams);
+        if st.cparams.is_none() {
+            (c.nthreads, c.blocksize) = (0, h.sc.last_blocksize);
         }
-        let d = dparams_defaults();
-        let sc = h.sc.copy_to(kind, engine_cp)?;
-        Ok(Holder::into_c(sc, c, d, io_defaults(), url, contiguous))
+        let (d, io) = (dparams_defaults(), io_defaults());
+        Ok(Holder::into_c(sc, c, d, io, st.url))
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, copy) }
@@ -182,20 +179,9 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
         }
         // SAFETY: the caller passes a buffer of `len` bytes.
         let b = unsafe { bytes(cframe, len as usize) }.to_vec();
-        let Ok(sc) = SuperChunk::from_frame_bytes(b, copy) else {
-            return std::ptr::null_mut();
-        };
-        let p = wrap_opened(sc, io_defaults(), None, !copy);
-        if !copy {
-            // SAFETY: p was just created by wrap_opened.
-            if let Ok(h) = unsafe { holder_raw(p) } {
-                h.user_cframe = cframe;
-                h.user_cframe_len = len as usize;
-                // As the reference: the caller's buffer stays the caller's.
-                h.avoid_cframe_free = true;
-            }
-        }
-        p
+        let buffers = CallerBuffers::opened_on(cframe as usize, len as usize, copy);
+        let wrap = |sc| wrap_opened(sc, io_defaults(), None, buffers);
+        SuperChunk::from_frame_bytes(b, copy).map_or(std::ptr::null_mut(), wrap)
     })
 }
 
@@ -207,7 +193,7 @@ pub unsafe extern "C" fn blosc2_schunk_avoid_cframe_free(
     guard((), || {
         // SAFETY: a super-chunk pointer from this library.
         if let Ok(h) = unsafe { holder_raw(schunk) } {
-            h.avoid_cframe_free = avoid_cframe_free;
+            h.buffers.set_avoid_free(avoid_cframe_free);
         }
     })
 }
@@ -238,26 +224,15 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
     udio: *const blosc2_io,
 ) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        // SAFETY: NULL or a valid blosc2_io, as documented.
-        let Some(io) = (unsafe { udio.as_ref() }).copied() else {
+        // SAFETY: NULL or a valid blosc2_io, and a C string, as documented.
+        let (io, url) = unsafe { (udio.as_ref().copied(), string_arg(urlpath)) };
+        let (Some(io), Ok(url)) = (io, url) else {
             return std::ptr::null_mut();
         };
-        // SAFETY: C strings passed to the API are NUL-terminated.
-        let Ok(url) = (unsafe { string_arg(urlpath) }) else {
-            return std::ptr::null_mut();
-        };
-        let opened = u64::try_from(offset)
-            .map_err(|_| Error::InvalidParam)
-            .and_then(|offset| {
-                let eio = crate::ffi::io::engine_io(&io)?;
-                let path = urlpath::path_of(&url);
-                SuperChunk::open_locking(&path, offset, eio, locking_enabled(&io))
-            });
+        let opened = crate::ffi::io::engine_io(&io)
+            .and_then(|eio| SuperChunk::open_urlpath(&url, offset, eio, locking_enabled(&io)));
         match opened {
-            Ok(sc) => {
-                let contiguous = !sc.is_sparse();
-                wrap_opened(sc, io, Some(url), contiguous)
-            }
+            Ok(sc) => wrap_opened(sc, io, Some(url), CallerBuffers::default()),
             Err(_) => {
                 crate::ffi::io::destroy_io(&io);
                 std::ptr::null_mut()
@@ -296,25 +271,18 @@ pub unsafe extern "C" fn blosc2_schunk_to_buffer(
 fn frame_buffer(h: &mut Holder, cframe: *mut *mut u8, needs_free: *mut bool) -> i64 {
     match h.sc.frame_buffer() {
         Ok(Cow::Borrowed(b)) => {
-            // A frame opened on the caller's buffer without copy and not
-            // changed since: that buffer, as the reference returns it (it
-            // stays the caller's; we hold a copy of it).
-            // SAFETY: the caller lent us user_cframe_len bytes at user_cframe.
-            let mine =
-                !h.user_cframe.is_null() && unsafe { bytes(h.user_cframe, h.user_cframe_len) } == b;
-            let (at, len) = if mine {
-                (h.user_cframe as *const u8, h.user_cframe_len)
-            } else {
-                (b.as_ptr(), b.len())
-            };
+            // SAFETY: a caller buffer the super-chunk was opened on holds
+            // its length in bytes and stays the caller's, readable.
+            let caller = h
+                .buffers
+                .caller_buffer()
+                .map(|(p, n)| unsafe { bytes(p as *const u8, n) });
+            let (at, len) = h.buffers.lend(b, caller);
             // SAFETY: out-pointers checked by the caller; the bytes live as
             // long as the super-chunk stays unchanged, as with the reference.
             unsafe {
                 *cframe = at as *mut u8;
                 *needs_free = false;
-            }
-            if h.user_cframe.is_null() {
-                h.lent_cframe = at;
             }
             len as i64
         }

@@ -25,10 +25,8 @@ pub(super) fn locking_enabled(io: &blosc2_io) -> bool {
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_lock(schunk: *mut blosc2_schunk) -> c_int {
     let call = |h: &mut Holder| {
-        if h.sc.begin_bracket()? {
-            h.c.change_tick += 1;
-            h.sync_all();
-        }
+        let changed = h.sc.begin_bracket()?;
+        h.take_in(changed);
         Ok(0)
     };
     // SAFETY: a super-chunk pointer from this library.
@@ -44,16 +42,10 @@ pub unsafe extern "C" fn blosc2_schunk_unlock(schunk: *mut blosc2_schunk) -> c_i
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_refresh(schunk: *mut blosc2_schunk) -> c_int {
+    let call = |h: &mut Holder| {
+        let changed = h.sc.refresh()?;
+        Ok(c_int::from(h.take_in(changed)))
+    };
     // SAFETY: a super-chunk pointer from this library.
-    unsafe {
-        unlocked(schunk, |h| match h.sc.refresh() {
-            Ok(true) => {
-                h.c.change_tick += 1;
-                h.sync_all();
-                1
-            }
-            Ok(false) => 0,
-            Err(e) => e.code(),
-        })
-    }
+    unsafe { unlocked(schunk, call) }
 }

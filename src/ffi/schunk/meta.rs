@@ -45,8 +45,7 @@ unsafe fn write_meta(
             MetaWrite::VlAdd(_) => h.sc.vlmeta_add(&name, c, cp.as_ref()),
             MetaWrite::VlUpdate(_) => h.sc.vlmeta_update(&name, c, cp.as_ref()),
         };
-        h.sync_all();
-        h.c.change_tick += 1;
+        h.take_in(true);
         r.map(|i| i as c_int)
     };
     // SAFETY: guaranteed by the caller.
@@ -86,16 +85,9 @@ pub unsafe extern "C" fn blosc2_vlmeta_add(
     content_len: i32,
     cparams: *mut blosc2_cparams,
 ) -> c_int {
+    let how = MetaWrite::VlAdd(cparams);
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(
-            schunk,
-            name,
-            content,
-            content_len,
-            MetaWrite::VlAdd(cparams),
-        )
-    }
+    unsafe { write_meta(schunk, name, content, content_len, how) }
 }
 
 #[no_mangle]
@@ -106,16 +98,9 @@ pub unsafe extern "C" fn blosc2_vlmeta_update(
     content_len: i32,
     cparams: *mut blosc2_cparams,
 ) -> c_int {
+    let how = MetaWrite::VlUpdate(cparams);
     // SAFETY: pointers as documented in blosc2.h.
-    unsafe {
-        write_meta(
-            schunk,
-            name,
-            content,
-            content_len,
-            MetaWrite::VlUpdate(cparams),
-        )
-    }
+    unsafe { write_meta(schunk, name, content, content_len, how) }
 }
 
 #[no_mangle]
@@ -156,12 +141,8 @@ pub unsafe extern "C" fn blosc2_vlmeta_get(
         // SAFETY: C strings passed to the API are NUL-terminated.
         let name = unsafe { string_arg(name) }?;
         let (i, v) = h.sc.vlmeta_get(&name)?;
-        let p = malloc_nonempty(&v)?;
         // SAFETY: out-pointers checked above.
-        unsafe {
-            *content = p;
-            *content_len = v.len() as i32;
-        }
+        unsafe { (*content, *content_len) = (malloc_nonempty(&v)?, v.len() as i32) };
         Ok(i as c_int)
     };
     // SAFETY: a super-chunk pointer from this library.
@@ -178,8 +159,7 @@ pub unsafe extern "C" fn blosc2_vlmeta_delete(
         mutate(schunk, |h| {
             let name = string_arg(name)?;
             let r = h.sc.vlmeta_delete(&name).map(|n| n as c_int);
-            h.sync_all();
-            h.c.change_tick += 1;
+            h.take_in(true);
             r
         })
     }
