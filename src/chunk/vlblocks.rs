@@ -79,7 +79,8 @@ impl<'a> VlChunk<'a> {
                 return Err(Error::InvalidHeader);
             }
             let (b, next) = (b as usize, next as usize);
-            if b + 4 > cbytes {
+            // The block's room must hold at least its 4-byte size.
+            if b + 4 > next {
                 return Err(Error::InvalidHeader);
             }
             let n = rd(b);
@@ -446,6 +447,19 @@ mod tests {
                 assert!(all == blocks.concat());
             }
         }
+    }
+
+    #[test]
+    fn a_block_with_less_room_than_its_size_field_is_refused() {
+        // A fuzzer's input whose bstarts leave a block less than the 4
+        // bytes of its size field before the next block starts.
+        let src =
+            include_bytes!("../../fuzz/regressions/vlchunk/block-shorter-than-its-size-field");
+        let n = nblocks(src).unwrap_or(0);
+        for j in [0, 1, n.saturating_sub(1), n] {
+            assert!(decompress_block(&DParams::default(), src, j).is_err());
+        }
+        assert!(VlChunk::parse(src).is_err());
     }
 
     #[test]
