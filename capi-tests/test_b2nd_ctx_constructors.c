@@ -5,7 +5,9 @@
  * than the array, zero-length dimensions, ndim 0..8 and B2ND_MAX_DIM) every
  * public member of b2nd_array_t is compared with values computed here from
  * first principles; the fill values are read back; user metalayers handed
- * to the context must show up on the super-chunk. */
+ * to the context must show up on the super-chunk.  A context, opaque in
+ * b2nd.h, has the members of c-blosc2's own definition (its private
+ * context.h) where that puts them: c-blosc2's test programs read them. */
 #include "b2nd_common.h"
 #include <math.h>
 
@@ -603,8 +605,49 @@ static void on_disk(void) {
   blosc2_remove_urlpath(path);
 }
 
+/* The members of c-blosc2's struct b2nd_context_s, in its order. */
+typedef struct {
+  int8_t ndim;
+  int64_t shape[B2ND_MAX_DIM];
+  int32_t chunkshape[B2ND_MAX_DIM];
+  int32_t blockshape[B2ND_MAX_DIM];
+  char *dtype;
+  int8_t dtype_format;
+  blosc2_storage *b2_storage;
+  blosc2_metalayer metalayers[B2ND_MAX_METALAYERS];
+  int32_t nmetalayers;
+} reference_ctx_layout;
+
+static void context_members(void) {
+  int64_t shape[3] = {10, 0, 7};
+  int32_t cs[3] = {4, 3, 7}, bs[3] = {2, 3, 4};
+  uint8_t content[3] = {1, 2, 3};
+  blosc2_metalayer meta = {.name = "extra", .content = content, .content_len = 3};
+  b2nd_context_t *ctx = make_ctx(3, shape, cs, bs, 8, true, "<f8", &meta, 1);
+  REQUIRE(ctx != NULL);
+  const reference_ctx_layout *c = (const reference_ctx_layout *)ctx;
+  CHECK_EQ_INT(c->ndim, 3);
+  for (int i = 0; i < 3; i++) {
+    CHECK_EQ_INT(c->shape[i], shape[i]);
+    CHECK_EQ_INT(c->chunkshape[i], cs[i]);
+    CHECK_EQ_INT(c->blockshape[i], bs[i]);
+  }
+  REQUIRE(c->dtype != NULL);
+  CHECK(strcmp(c->dtype, "<f8") == 0);
+  CHECK_EQ_INT(c->dtype_format, 0);
+  REQUIRE(c->b2_storage != NULL && c->b2_storage->cparams != NULL);
+  CHECK_EQ_INT(c->b2_storage->cparams->typesize, 8);
+  CHECK_EQ_INT(c->b2_storage->contiguous, 1);
+  CHECK_EQ_INT(c->nmetalayers, 1);
+  CHECK(strcmp(c->metalayers[0].name, "extra") == 0);
+  CHECK_EQ_INT(c->metalayers[0].content_len, 3);
+  CHECK_MEM(c->metalayers[0].content, content, 3);
+  b2nd_free_ctx(ctx);
+}
+
 int main(void) {
   blosc2_init();
+  context_members();
   fixed_geometries();
   random_geometries();
   nans();

@@ -42,8 +42,7 @@ pub unsafe extern "C" fn b2nd_get_slice(
         let g = &s.meta.geom;
         // SAFETY: as above.
         let [s0, s1] = unsafe { dims_all(g.ndim(), [start, stop]) }?;
-        c.params
-            .set_box_shape(g, s0, s1, c.cparams.typesize, s.c_typesize())?;
+        c.change_params(|p, ts| p.set_box_shape(g, s0, s1, ts, s.c_typesize()))?;
         // SAFETY: src is live, the new array ours alone.
         let a = new_filled(c, &[], |a| unsafe { fill_from(src, s0, a) })?;
         store(array, a)
@@ -102,7 +101,7 @@ unsafe fn copy_array(
         return unsafe { adopted(blosc2_schunk_copy(s.c.sc, &mut st)) };
     }
     let extra = s.other_metas()?;
-    c.params.set_shape(&g.shape)?;
+    c.change_params(|p, _| p.set_shape(&g.shape))?;
     let zero = vec![0i64; g.ndim()];
     // SAFETY: src is live, the new array ours alone.
     new_filled(c, &extra, |a| unsafe {
@@ -151,14 +150,8 @@ unsafe fn view(
         with_engine(src.c.sc, false, |sc| reshape::check_viewable(sc))?;
         c_params(src.c.sc)?
     };
-    let mut ctx = b2nd_context_t {
-        contiguous: false,
-        urlpath: None,
-        cparams: cp,
-        dparams: Some(dp),
-        io: std::ptr::null_mut(),
-        params: ArrayParams::view_of(&src.meta, shapes),
-    };
+    let params = ArrayParams::view_of(&src.meta, shapes);
+    let mut ctx = b2nd_context_t::in_memory(cp, Some(dp), params);
     let sg = src.meta.geom.clone();
     // SAFETY: src and the new array are live and distinct.
     new_filled(&mut ctx, &[], |a| unsafe {

@@ -10,10 +10,12 @@
 #![allow(non_camel_case_types)]
 
 mod args;
+mod context;
 mod data;
 mod derived;
 mod metalayer;
 
+pub use context::*;
 pub use data::*;
 pub use derived::*;
 pub use metalayer::*;
@@ -22,26 +24,25 @@ use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
 use super::guarded;
 use super::ptr::{
-    c_str, caller_buffer, caller_buffer_mut, items_mut, malloc_bytes, required_items, store,
-    string, string_arg,
+    caller_buffer, caller_buffer_mut, items_mut, malloc_bytes, required_items, store, string,
+    string_arg,
 };
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,
     blosc2_schunk_from_buffer, blosc2_schunk_new, blosc2_schunk_open_offset,
     blosc2_schunk_to_buffer, c_params, with_engine,
 };
-use super::types::*;
 use crate::b2nd::array::{self, Fill};
 use crate::b2nd::follow::take_in_changes;
 use crate::b2nd::geometry::MAX_DIM;
 use crate::b2nd::meta::{self, ArrayMeta};
-use crate::b2nd::params::{self, ArrayParams};
+use crate::b2nd::params::ArrayParams;
 use crate::b2nd::{copy, reshape, save, select};
 use crate::error::{Error, Result};
 use crate::format::header::Special;
 use crate::schunk::SuperChunk;
-use args::{axis_arg, dims, dims_all, metalayer_args, shape_args};
-use std::ffi::{CStr, CString};
+use args::{axis_arg, dims, dims_all, shape_args};
+use std::ffi::CString;
 use std::os::raw::{c_char, c_int, c_void};
 
 /// `struct chunk_cache_s`.
@@ -87,40 +88,6 @@ struct ArrayHolder {
     /// The super-chunk generation `meta` was read at (arrays on disk follow
     /// shape changes made by other handles; `u64::MAX`: not yet compared).
     seen: u64,
-}
-
-/// `b2nd_context_t` (opaque to C): the storage and parameters given to
-/// `b2nd_create_ctx`, copied.
-pub struct b2nd_context_t {
-    contiguous: bool,
-    urlpath: Option<CString>,
-    cparams: blosc2_cparams,
-    dparams: Option<blosc2_dparams>,
-    io: *mut blosc2_io,
-    params: ArrayParams,
-}
-
-impl b2nd_context_t {
-    /// A `blosc2_storage` pointing at this context's copies (valid while
-    /// `self` and `dparams` live and are not moved).
-    fn storage(
-        &mut self,
-        cparams: &mut blosc2_cparams,
-        dparams: &mut blosc2_dparams,
-    ) -> blosc2_storage {
-        *cparams = self.cparams;
-        *dparams = self.dparams.unwrap_or_else(dparams_defaults);
-        blosc2_storage {
-            contiguous: self.contiguous,
-            urlpath: self
-                .urlpath
-                .as_ref()
-                .map_or(std::ptr::null_mut(), |u| u.as_ptr() as *mut c_char),
-            cparams,
-            dparams,
-            io: self.io,
-        }
-    }
 }
 
 fn fill_c(c: &mut b2nd_array_t, m: &ArrayMeta) {
@@ -326,92 +293,6 @@ fn rc(r: Result<()>) -> c_int {
         Ok(()) => 0,
         Err(e) => e.code(),
     }
-}
-
-// ---------------------------------------------------------------- contexts
-
-impl b2nd_context_t {
-    /// A context copying the storage `st` (NULL: the defaults), with
-    /// default array parameters.
-    ///
-    /// # Safety
-    /// `st` must be NULL or a valid storage whose non-NULL pointers are valid.
-    unsafe fn from_storage(st: *const blosc2_storage) -> b2nd_context_t {
-        // SAFETY: guaranteed by the caller.
-        let st = unsafe { st.as_ref() };
-        // SAFETY: non-NULL parameter pointers in a storage are valid.
-        let cparams = st.and_then(|s| unsafe { s.cparams.as_ref() }).copied();
-        // SAFETY: as above.
-        let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
-        // SAFETY: a non-NULL urlpath is a NUL-terminated string.
-        let urlpath = st.and_then(|s| unsafe { c_str(s.urlpath) });
-        b2nd_context_t {
-            contiguous: st.is_some_and(|s| s.contiguous),
-            urlpath: urlpath.map(CStr::to_owned),
-            cparams: cparams.unwrap_or_else(cparams_defaults),
-            dparams,
-            io: st.map_or(std::ptr::null_mut(), |s| s.io),
-            params: ArrayParams::default(),
-        }
-    }
-
-    /// Make `p` the parameters of the next arrays; the compression
-    /// parameters get the block size they need.
-    fn set_params(&mut self, p: ArrayParams) -> Result<()> {
-        self.cparams.blocksize = p.blocksize(self.cparams.typesize)?;
-        self.params = p;
-        Ok(())
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn b2nd_create_ctx(
-    b2_storage: *const blosc2_storage,
-    ndim: i8,
-    shape: *const i64,
-    chunkshape: *const i32,
-    blockshape: *const i32,
-    dtype: *const c_char,
-    dtype_format: i8,
-    metalayers: *const blosc2_metalayer_c,
-    nmetalayers: i32,
-) -> *mut b2nd_context_t {
-    guard(std::ptr::null_mut(), || {
-        // SAFETY: the shape arrays hold ndim values and metalayers holds
-        // nmetalayers entries (b2nd.h); dtype is NULL or a C string.
-        let made = (|| unsafe {
-            let nd = params::ndim_count(ndim)?;
-            let (s, c, b) = shape_args(nd, shape, chunkshape, blockshape)?;
-            let metas = metalayer_args(metalayers, params::metalayer_count(nmetalayers)?)?;
-            let mut ctx = b2nd_context_t::from_storage(b2_storage);
-            let (d, ts) = (string(dtype), ctx.cparams.typesize);
-            ctx.set_params(ArrayParams::new(s, c, b, d, dtype_format, ts, metas)?)?;
-            Ok::<_, Error>(ctx)
-        })();
-        made.map_or(std::ptr::null_mut(), |ctx| Box::into_raw(Box::new(ctx)))
-    })
-}
-
-/// `blosc2_metalayer` as b2nd_create_ctx reads it.
-pub type blosc2_metalayer_c = super::schunk::blosc2_metalayer;
-
-#[no_mangle]
-pub unsafe extern "C" fn b2nd_free_ctx(ctx: *mut b2nd_context_t) -> c_int {
-    guard(Error::Failure.code(), || {
-        if ctx.is_null() {
-            return Error::NullPointer.code();
-        }
-        // SAFETY: a pointer from b2nd_create_ctx, freed once here.
-        drop(unsafe { Box::from_raw(ctx) });
-        0
-    })
-}
-
-/// # Safety
-/// `ctx` must be NULL or a live context.
-unsafe fn ctx_ref<'a>(ctx: *mut b2nd_context_t) -> Result<&'a mut b2nd_context_t> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { ctx.as_mut() }.ok_or(Error::NullPointer)
 }
 
 // ---------------------------------------------------------------- creation

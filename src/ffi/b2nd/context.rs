@@ -1,0 +1,275 @@
+//! `b2nd_context_t`: the storage and array parameters `b2nd_create_ctx`
+//! copies, and the calls that make and free one.
+//!
+//! b2nd.h declares the context opaque, but c-blosc2 defines it in its
+//! private context.h and its own test programs (built against the
+//! library) read `ctx->ndim` and `ctx->shape`.  So a context handed to C
+//! starts with [`ContextHead`], those members in that layout, kept equal to
+//! the parameters the context holds; the rest is ours.
+use super::args::{metalayer_args, shape_args};
+use crate::b2nd::geometry::MAX_DIM;
+use crate::b2nd::params::{self, ArrayParams, MAX_METALAYERS};
+use crate::error::{Error, Result};
+use crate::ffi::ctx::{cparams_defaults, dparams_defaults};
+use crate::ffi::guard;
+use crate::ffi::ptr::{c_str, string};
+use crate::ffi::schunk::blosc2_metalayer;
+use crate::ffi::types::*;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int};
+
+/// The members of c-blosc2's `struct b2nd_context_s`, in its order.
+#[repr(C)]
+struct ContextHead {
+    ndim: i8,
+    shape: [i64; MAX_DIM],
+    chunkshape: [i32; MAX_DIM],
+    blockshape: [i32; MAX_DIM],
+    dtype: *mut c_char,
+    dtype_format: i8,
+    b2_storage: *mut blosc2_storage,
+    metalayers: [blosc2_metalayer; MAX_METALAYERS],
+    nmetalayers: i32,
+}
+
+/// What the head's pointers point at: copies owned by the context.
+struct HeadTargets {
+    dtype: CString,
+    meta_names: Vec<CString>,
+    cparams: blosc2_cparams,
+    dparams: blosc2_dparams,
+    storage: blosc2_storage,
+}
+
+/// `b2nd_context_t`: [`ContextHead`] for C, then the copies the calls use.
+#[repr(C)]
+pub struct b2nd_context_t {
+    head: ContextHead,
+    pub(super) contiguous: bool,
+    pub(super) urlpath: Option<CString>,
+    pub(super) cparams: blosc2_cparams,
+    pub(super) dparams: Option<blosc2_dparams>,
+    pub(super) io: *mut blosc2_io,
+    pub(super) params: ArrayParams,
+    targets: Option<Box<HeadTargets>>,
+}
+
+impl b2nd_context_t {
+    /// A context for arrays in memory with the given parameters.
+    pub(super) fn in_memory(
+        cparams: blosc2_cparams,
+        dparams: Option<blosc2_dparams>,
+        params: ArrayParams,
+    ) -> b2nd_context_t {
+        b2nd_context_t {
+            // SAFETY: all-zero is a valid ContextHead (NULL pointers, zeros).
+            head: unsafe { std::mem::zeroed() },
+            contiguous: false,
+            urlpath: None,
+            cparams,
+            dparams,
+            io: std::ptr::null_mut(),
+            params,
+            targets: None,
+        }
+    }
+
+    /// A context copying the storage `st` (NULL: the defaults), with
+    /// default array parameters.
+    ///
+    /// # Safety
+    /// `st` must be NULL or a valid storage whose non-NULL pointers are valid.
+    unsafe fn from_storage(st: *const blosc2_storage) -> b2nd_context_t {
+        // SAFETY: guaranteed by the caller.
+        let st = unsafe { st.as_ref() };
+        // SAFETY: non-NULL parameter pointers in a storage are valid.
+        let cparams = st.and_then(|s| unsafe { s.cparams.as_ref() }).copied();
+        // SAFETY: as above.
+        let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
+        let cparams = cparams.unwrap_or_else(cparams_defaults);
+        let mut ctx = b2nd_context_t::in_memory(cparams, dparams, ArrayParams::default());
+        ctx.contiguous = st.is_some_and(|s| s.contiguous);
+        // SAFETY: a non-NULL urlpath is a NUL-terminated string.
+        ctx.urlpath = st
+            .and_then(|s| unsafe { c_str(s.urlpath) })
+            .map(CStr::to_owned);
+        ctx.io = st.map_or(std::ptr::null_mut(), |s| s.io);
+        ctx
+    }
+
+    /// Make `p` the parameters of the next arrays; the compression
+    /// parameters get the block size they need.
+    fn set_params(&mut self, p: ArrayParams) -> Result<()> {
+        self.cparams.blocksize = p.blocksize(self.cparams.typesize)?;
+        self.params = p;
+        Ok(())
+    }
+
+    /// Change the array parameters with `f` (given them and the typesize);
+    /// the head follows.
+    pub(super) fn change_params<R>(
+        &mut self,
+        f: impl FnOnce(&mut ArrayParams, i32) -> Result<R>,
+    ) -> Result<R> {
+        let r = f(&mut self.params, self.cparams.typesize);
+        self.refresh_head();
+        r
+    }
+
+    /// A `blosc2_storage` pointing at this context's copies (valid while
+    /// `self` and `dparams` live and are not moved).
+    pub(super) fn storage(
+        &mut self,
+        cparams: &mut blosc2_cparams,
+        dparams: &mut blosc2_dparams,
+    ) -> blosc2_storage {
+        *cparams = self.cparams;
+        *dparams = self.dparams.unwrap_or_else(dparams_defaults);
+        blosc2_storage {
+            contiguous: self.contiguous,
+            urlpath: self.urlpath_ptr(),
+            cparams,
+            dparams,
+            io: self.io,
+        }
+    }
+
+    /// The urlpath as C reads it (NULL: in memory).
+    fn urlpath_ptr(&self) -> *mut c_char {
+        self.urlpath
+            .as_ref()
+            .map_or(std::ptr::null_mut(), |u| u.as_ptr() as *mut c_char)
+    }
+
+    /// Make the C-visible head equal to the parameters again (after they
+    /// changed).  Its pointers point into boxed copies, so they stay valid
+    /// while the context lives, wherever it is moved.
+    pub(super) fn refresh_head(&mut self) {
+        let p = &self.params;
+        let mut t = Box::new(HeadTargets {
+            dtype: CString::new(p.dtype.replace('\0', "")).unwrap_or_default(),
+            meta_names: p.metalayers.iter().map(|(n, _)| c_name(n)).collect(),
+            cparams: self.cparams,
+            dparams: self.dparams.unwrap_or_else(dparams_defaults),
+            // SAFETY: all-zero is a valid blosc2_storage (NULL pointers).
+            storage: unsafe { std::mem::zeroed() },
+        });
+        t.storage = blosc2_storage {
+            contiguous: self.contiguous,
+            urlpath: self.urlpath_ptr(),
+            cparams: &mut t.cparams,
+            dparams: &mut t.dparams,
+            io: self.io,
+        };
+        let h = &mut self.head;
+        let nd = p.shape.len();
+        h.ndim = nd as i8;
+        h.shape = [0; MAX_DIM];
+        h.shape[..nd].copy_from_slice(&p.shape);
+        h.chunkshape = [0; MAX_DIM];
+        h.chunkshape[..nd].copy_from_slice(&p.chunkshape);
+        h.blockshape = [0; MAX_DIM];
+        h.blockshape[..nd].copy_from_slice(&p.blockshape);
+        h.dtype = t.dtype.as_ptr() as *mut c_char;
+        h.dtype_format = p.dtype_format;
+        h.b2_storage = &mut t.storage;
+        // SAFETY: all-zero is a valid blosc2_metalayer (NULL pointers).
+        h.metalayers = unsafe { std::mem::zeroed() };
+        for (slot, ((_, content), name)) in h
+            .metalayers
+            .iter_mut()
+            .zip(p.metalayers.iter().zip(&t.meta_names))
+        {
+            slot.name = name.as_ptr() as *mut c_char;
+            slot.content = content.as_ptr() as *mut u8;
+            slot.content_len = content.len() as i32;
+        }
+        h.nmetalayers = p.metalayers.len().min(MAX_METALAYERS) as i32;
+        self.targets = Some(t);
+    }
+}
+
+/// A metalayer name as a C string (an inner NUL ends it, as C would read it).
+fn c_name(name: &str) -> CString {
+    CString::new(name.split('\0').next().unwrap_or_default()).unwrap_or_default()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_create_ctx(
+    b2_storage: *const blosc2_storage,
+    ndim: i8,
+    shape: *const i64,
+    chunkshape: *const i32,
+    blockshape: *const i32,
+    dtype: *const c_char,
+    dtype_format: i8,
+    metalayers: *const blosc2_metalayer_c,
+    nmetalayers: i32,
+) -> *mut b2nd_context_t {
+    guard(std::ptr::null_mut(), || {
+        // SAFETY: the shape arrays hold ndim values and metalayers holds
+        // nmetalayers entries (b2nd.h); dtype is NULL or a C string.
+        let made = (|| unsafe {
+            let nd = params::ndim_count(ndim)?;
+            let (s, c, b) = shape_args(nd, shape, chunkshape, blockshape)?;
+            let metas = metalayer_args(metalayers, params::metalayer_count(nmetalayers)?)?;
+            let mut ctx = b2nd_context_t::from_storage(b2_storage);
+            let (d, ts) = (string(dtype), ctx.cparams.typesize);
+            ctx.set_params(ArrayParams::new(s, c, b, d, dtype_format, ts, metas)?)?;
+            ctx.refresh_head();
+            Ok::<_, Error>(ctx)
+        })();
+        made.map_or(std::ptr::null_mut(), |ctx| Box::into_raw(Box::new(ctx)))
+    })
+}
+
+/// `blosc2_metalayer` as b2nd_create_ctx reads it.
+pub type blosc2_metalayer_c = blosc2_metalayer;
+
+#[no_mangle]
+pub unsafe extern "C" fn b2nd_free_ctx(ctx: *mut b2nd_context_t) -> c_int {
+    guard(Error::Failure.code(), || {
+        if ctx.is_null() {
+            return Error::NullPointer.code();
+        }
+        // SAFETY: a pointer from b2nd_create_ctx, freed once here.
+        drop(unsafe { Box::from_raw(ctx) });
+        0
+    })
+}
+
+/// # Safety
+/// `ctx` must be NULL or a live context.
+pub(super) unsafe fn ctx_ref<'a>(ctx: *mut b2nd_context_t) -> Result<&'a mut b2nd_context_t> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { ctx.as_mut() }.ok_or(Error::NullPointer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_shows_the_parameters_where_c_blosc2_has_them() {
+        let metas = vec![("m1".to_string(), vec![1u8, 2, 3])];
+        let p =
+            ArrayParams::new(&[10, 7], &[4, 3], &[2, 2], Some("<i4".into()), 0, 4, metas).unwrap();
+        let mut ctx = b2nd_context_t::in_memory(cparams_defaults(), None, p);
+        ctx.refresh_head();
+        let ctx = Box::new(ctx);
+        let h = &ctx.head;
+        assert_eq!(std::mem::offset_of!(b2nd_context_t, head), 0);
+        assert_eq!(h.ndim, 2);
+        assert_eq!(&h.shape[..3], &[10, 7, 0]);
+        assert_eq!(&h.chunkshape[..2], &[4, 3]);
+        assert_eq!(&h.blockshape[..2], &[2, 2]);
+        // SAFETY: the head's pointers point into the context's copies.
+        unsafe {
+            assert_eq!(CStr::from_ptr(h.dtype).to_str().unwrap(), "<i4");
+            assert_eq!(h.nmetalayers, 1);
+            assert_eq!(CStr::from_ptr(h.metalayers[0].name).to_str().unwrap(), "m1");
+            assert_eq!(*h.metalayers[0].content.add(2), 3);
+            assert_eq!((*(*h.b2_storage).cparams).typesize, ctx.cparams.typesize);
+        }
+    }
+}
