@@ -37,6 +37,33 @@ fn nblocks_of(h: &ChunkHeader) -> Result<(usize, usize)> {
     Ok((n, left))
 }
 
+/// The compressed size of each block of a chunk with header `h`, as a lazy
+/// chunk's trailer holds them: the distance from a block's start to the next
+/// one in the chunk (or to its end); the block sizes for a plain copy.
+/// `head` holds the header and, unless the chunk is a plain copy, the block
+/// starts.
+fn block_csizes(h: &ChunkHeader, head: &[u8], nblocks: usize, leftover: usize) -> Vec<i32> {
+    let mut csizes = vec![0i32; nblocks];
+    if h.flags & FLAG_MEMCPYED != 0 {
+        csizes.fill(h.blocksize);
+        if leftover > 0 {
+            csizes[nblocks - 1] = leftover as i32;
+        }
+        return csizes;
+    }
+    let start = |j: usize| {
+        let a = EXTENDED_HEADER_LENGTH + 4 * j;
+        i32::from_le_bytes([head[a], head[a + 1], head[a + 2], head[a + 3]])
+    };
+    let mut starts: Vec<(i32, usize)> = (0..nblocks).map(|j| (start(j), j)).collect();
+    starts.sort();
+    for k in 0..nblocks {
+        let next = starts.get(k + 1).map_or(h.cbytes, |s| s.0);
+        csizes[starts[k].1] = next.wrapping_sub(starts[k].0);
+    }
+    csizes
+}
+
 impl Frame {
     /// Read `len` bytes at `pos` of the chunk stored at offset `off`.
     fn read_in_chunk(&self, off: i64, pos: u64, len: usize) -> Result<Vec<u8>> {
@@ -115,32 +142,7 @@ impl Frame {
         };
         out[trailer_at..trailer_at + 4].copy_from_slice(&nchunk.to_le_bytes());
         out[trailer_at + 4..trailer_at + 12].copy_from_slice(&where_.to_le_bytes());
-        let mut csizes = vec![0i32; nblocks];
-        if memcpyed {
-            csizes.fill(h.blocksize);
-            if leftover > 0 {
-                csizes[nblocks - 1] = leftover as i32;
-            }
-        } else {
-            let mut starts: Vec<(i32, usize)> = (0..nblocks)
-                .map(|j| {
-                    let a = EXTENDED_HEADER_LENGTH + 4 * j;
-                    (
-                        i32::from_le_bytes([out[a], out[a + 1], out[a + 2], out[a + 3]]),
-                        j,
-                    )
-                })
-                .collect();
-            starts.sort();
-            for k in 0..nblocks {
-                let next = if k + 1 < nblocks {
-                    starts[k + 1].0
-                } else {
-                    h.cbytes
-                };
-                csizes[starts[k].1] = next.wrapping_sub(starts[k].0);
-            }
-        }
+        let csizes = block_csizes(&h, &out[..trailer_at], nblocks, leftover);
         let cs_at = total - bstarts_len;
         for (j, c) in csizes.iter().enumerate() {
             out[cs_at + 4 * j..cs_at + 4 * j + 4].copy_from_slice(&c.to_le_bytes());
@@ -154,7 +156,7 @@ impl Frame {
         if !h.lazy() || lazy.len() < EXTENDED_HEADER_LENGTH {
             return Err(Error::InvalidParam);
         }
-        let (nblocks, _) = nblocks_of(&h)?;
+        let (nblocks, leftover) = nblocks_of(&h)?;
         let t = EXTENDED_HEADER_LENGTH + 4 * nblocks;
         // The lazy chunk handed in must be whole: its trailer (nchunk,
         // offset and one compressed size per block) inside the bytes given,
@@ -182,6 +184,27 @@ impl Frame {
             || full[POS_BLOSC2_FLAGS] | LAZY_FLAG != lazy[POS_BLOSC2_FLAGS]
         {
             return Err(Error::Data);
+        }
+        // The block sizes of the trailer must be the chunk's (the reference
+        // reads the blocks through them and refuses a lazy chunk whose sizes
+        // cannot hold its blocks).
+        let memcpyed = h.flags & FLAG_MEMCPYED != 0;
+        if !memcpyed && full.len() < t {
+            return Err(Error::InvalidHeader);
+        }
+        let head = if memcpyed {
+            &full[..EXTENDED_HEADER_LENGTH]
+        } else {
+            &full[..t]
+        };
+        let csizes = block_csizes(&h, head, nblocks, leftover);
+        let trailer = lazy[t + 12..t + 12 + 4 * nblocks].chunks_exact(4);
+        if !csizes
+            .iter()
+            .zip(trailer)
+            .all(|(c, b)| c.to_le_bytes() == b)
+        {
+            return Err(Error::InvalidHeader);
         }
         Ok(full)
     }

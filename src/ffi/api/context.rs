@@ -115,7 +115,7 @@ pub unsafe extern "C" fn blosc2_decompress_ctx(
 ///
 /// # Safety
 /// As `chunk_slice`; the context's schunk is NULL or the super-chunk owning it.
-unsafe fn context_chunk<'a>(
+pub(super) unsafe fn context_chunk<'a>(
     ctx: &Context,
     src: *const c_void,
     srcsize: i32,

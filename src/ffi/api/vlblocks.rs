@@ -66,9 +66,9 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
         if dests.is_null() || destsizes.is_null() || maxblocks <= 0 {
             return Err(Error::InvalidParam);
         }
-        // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
-        let s = unsafe { chunk_slice(src, srcsize) }?;
-        let blocks = chunk::vlblocks::decompress_blocks(&ctx.dparams, s, maxblocks as usize)?;
+        // SAFETY: the caller guarantees the chunk at src (see context_chunk).
+        let s = unsafe { context_chunk(ctx, src, srcsize) }?;
+        let blocks = chunk::vlblocks::decompress_blocks(&ctx.dparams, &s, maxblocks as usize)?;
         for (i, b) in blocks.iter().enumerate() {
             // SAFETY: dests and destsizes hold maxblocks >= nblocks entries.
             unsafe { hand_out_copy(dests.add(i), destsizes.add(i), b) };
@@ -92,11 +92,11 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
         if dest.is_null() || destsize.is_null() {
             return Err(Error::InvalidParam);
         }
-        // SAFETY: the caller guarantees the chunk at src (see chunk_slice).
-        let s = unsafe { chunk_slice(src, srcsize) }?;
+        // SAFETY: the caller guarantees the chunk at src (see context_chunk).
+        let s = unsafe { context_chunk(ctx, src, srcsize) }?;
         // A negative index is past the last block too.
         let j = usize::try_from(nblock).unwrap_or(usize::MAX);
-        let buf = chunk::vlblocks::decompress_block(&ctx.dparams, s, j)?;
+        let buf = chunk::vlblocks::decompress_block(&ctx.dparams, &s, j)?;
         // SAFETY: dest and destsize are valid for one value each.
         unsafe { hand_out_copy(dest, destsize, &buf) };
         Ok(buf.len())
