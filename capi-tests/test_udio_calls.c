@@ -2,11 +2,13 @@
  * and close it: opens and closes balance while the super-chunk lives, and a
  * backend that keeps the file in memory and writes it back only on close
  * works (another handle, on the plain file backend, reads what was written
- * as soon as the call returns). Contiguous and sparse frames. */
+ * as soon as the call returns). Every append ends with a truncate call to
+ * the frame's new end, as in c-blosc2 (a backend may count on it to learn
+ * the file's length). Contiguous and sparse frames. */
 #include "test_common.h"
 #include <stdbool.h>
 
-static int n_open, n_close;
+static int n_open, n_close, n_truncate;
 
 /* a stream: the whole file in memory, written back on close when changed */
 typedef struct {
@@ -58,6 +60,12 @@ static int wb_truncate(void *stream, int64_t size) {
   s->len = size;
   s->dirty = true;
   return 0;
+}
+
+/* the truncate callback the library calls (wb_write grows files itself) */
+static int wb_truncate_cb(void *stream, int64_t size) {
+  n_truncate++;
+  return wb_truncate(stream, size);
 }
 
 static int64_t wb_write(const void *ptr, int64_t size, int64_t nitems, int64_t pos, void *stream) {
@@ -115,8 +123,10 @@ static void run(bool contiguous, const char *path) {
   int32_t buf[N], exp[N];
   for (int c = 0; c < 3; c++) {
     fill(buf, c);
+    int truncated = n_truncate;
     CHECK_EQ_INT(blosc2_schunk_append_buffer(sc, buf, sizeof buf), c + 1);
     CHECK_EQ_INT(n_open, n_close);
+    CHECK_MSG(n_truncate > truncated, "append %d made no truncate call", c);
   }
   check_file(path, 3);
   CHECK_EQ_INT(blosc2_schunk_decompress_chunk(sc, 1, buf, sizeof buf), (int)sizeof buf);
@@ -138,7 +148,9 @@ static void run(bool contiguous, const char *path) {
   CHECK_MEM(buf, exp, sizeof buf);
   CHECK_EQ_INT(n_open, n_close);
   fill(buf, 3);
+  int truncated = n_truncate;
   CHECK_EQ_INT(blosc2_schunk_append_buffer(sc, buf, sizeof buf), 4);
+  CHECK(n_truncate > truncated);
   CHECK_EQ_INT(n_open, n_close);
   check_file(path, 4);
   blosc2_schunk_free(sc);
@@ -150,7 +162,7 @@ int main(void) {
   blosc2_init();
   blosc2_io_cb cb = {.id = 210, .name = "writeback", .is_allocation_necessary = true,
                      .open = wb_open, .close = wb_close, .size = wb_size, .write = wb_write,
-                     .read = wb_read, .truncate = wb_truncate, .destroy = wb_destroy};
+                     .read = wb_read, .truncate = wb_truncate_cb, .destroy = wb_destroy};
   CHECK_EQ_INT(blosc2_register_io_cb(&cb), 0);
   run(true, "test_udio_calls.b2frame");
   run(false, "test_udio_calls_s.b2frame");

@@ -666,10 +666,10 @@ impl Frame {
                     file.write_at(base + hl + section, &rest)?;
                     // The header goes last: it publishes the new frame.
                     file.write_at(base, &header)?;
-                    let flen = file.size()?;
-                    if flen > base + new_len {
-                        file.truncate(base + new_len)?;
-                    }
+                    // Cut what a longer old frame left after the trailer;
+                    // always called, as c-blosc2 does, so that an I/O
+                    // backend sees every change of the frame's end.
+                    file.truncate(base + new_len)?;
                     Ok(())
                 })();
                 if let Err(e) = written {

@@ -274,7 +274,14 @@ impl IoFile for CallbackFile {
         u64::try_from(n).map_err(|_| Error::FileRead)
     }
     fn truncate(&mut self, size: u64) -> Result<()> {
-        let truncate = self.cb.truncate.ok_or(Error::PluginIo)?;
+        let Some(truncate) = self.cb.truncate else {
+            // A backend without truncate can still hold frames that only grow.
+            return if self.size()? <= size {
+                Ok(())
+            } else {
+                Err(Error::PluginIo)
+            };
+        };
         let size = i64::try_from(size).map_err(|_| Error::FileTruncate)?;
         // SAFETY: a registered truncate callback on its own stream.
         if unsafe { truncate(self.stream, size) } != 0 {
