@@ -23,18 +23,33 @@ pub fn truncate(prec_bits: i8, typesize: usize, src: &[u8], dest: &mut [u8]) -> 
         return Err(());
     }
     let mask: u64 = !((1u64 << zeroed) - 1);
+    // Item k's byte j is ANDed with byte j of the mask (little-endian); the
+    // pattern repeats every `typesize` bytes, so AND whole 64-byte runs with
+    // one 64-byte pattern (a loop the compiler turns into vector ANDs).
+    let item_mask = mask.to_le_bytes();
+    let pattern: [u8; 64] = std::array::from_fn(|i| item_mask[i % typesize]);
     let len = src.len();
     let whole = len / typesize * typesize;
-    for (s, d) in src[..whole]
-        .chunks_exact(typesize)
-        .zip(dest[..whole].chunks_exact_mut(typesize))
+    let (src, dest) = (&src[..len], &mut dest[..len]);
+    let runs = whole / 64 * 64;
+    for (s, d) in src[..runs]
+        .chunks_exact(64)
+        .zip(dest[..runs].chunks_exact_mut(64))
     {
-        // Little-endian item: byte k holds bits 8k..8k+7 of the mask.
-        for (k, (&b, o)) in s.iter().zip(d.iter_mut()).enumerate() {
-            *o = b & (mask >> (8 * k)) as u8;
+        for ((o, &b), &m) in d.iter_mut().zip(s).zip(&pattern) {
+            *o = b & m;
         }
     }
-    dest[whole..len].copy_from_slice(&src[whole..]);
+    // The items after the last whole run start at a multiple of typesize
+    // too, so the pattern lines up with them.
+    for ((o, &b), &m) in dest[runs..whole]
+        .iter_mut()
+        .zip(&src[runs..whole])
+        .zip(&pattern)
+    {
+        *o = b & m;
+    }
+    dest[whole..].copy_from_slice(&src[whole..]);
     Ok(())
 }
 
@@ -70,6 +85,42 @@ mod tests {
         assert!(truncate(9, 1, &src, &mut d).is_err());
         assert!(truncate(32, 4, &src, &mut d).is_ok());
         assert!(truncate(-31, 4, &src, &mut d).is_ok());
+    }
+
+    #[test]
+    fn long_buffers_match_item_by_item_masking() {
+        // Lengths around the 64-byte runs, every typesize and some precisions.
+        for typesize in [1usize, 2, 4, 8] {
+            for prec in [-1i8, -3, 5, 7] {
+                for len in [0usize, 1, 63, 64, 65, 127, 128, 200, 1000, 1031] {
+                    let src: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8 | 0x81).collect();
+                    let mut got = vec![0u8; len];
+                    truncate(prec, typesize, &src, &mut got).unwrap();
+                    let width = 8 * typesize as i32;
+                    let zeroed = if prec >= 0 {
+                        width - prec as i32
+                    } else {
+                        -prec as i32
+                    };
+                    let whole = len / typesize * typesize;
+                    for (i, (&g, &s)) in got.iter().zip(&src).enumerate() {
+                        let bit0 = 8 * (i % typesize) as i32;
+                        let keep = if i >= whole {
+                            0xFF
+                        } else {
+                            (0..8)
+                                .filter(|b| bit0 + b >= zeroed)
+                                .fold(0u8, |m, b| m | 1 << b)
+                        };
+                        assert_eq!(
+                            g,
+                            s & keep,
+                            "typesize {typesize} prec {prec} len {len} at {i}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
