@@ -18,17 +18,19 @@ use crate::io::{Io, IoFile, OpenMode};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+mod bytes;
 mod follow;
 mod lazy;
 pub mod lock;
 mod sparse;
+pub use bytes::{FrameBytes, LentBytes};
 pub use lazy::LAZY_FLAG;
 pub use sparse::{sparse_chunk_path, sparse_index_path, SPARSE_INDEX_NAME};
 
 /// Where the frame bytes are.
 #[derive(Debug)]
 enum Backing {
-    Memory(Vec<u8>),
+    Memory(FrameBytes),
     File {
         io: Io,
         /// The open file, for backends that keep files open; `None` for
@@ -202,7 +204,7 @@ impl Frame {
 
     /// A new, empty frame in memory.
     pub fn new_memory(header: Vec<u8>, trailer: Vec<u8>) -> Result<Frame> {
-        let mut f = Frame::empty(Backing::Memory(Vec::new()), None);
+        let mut f = Frame::empty(Backing::Memory(FrameBytes::Owned(Vec::new())), None);
         f.commit(DataEdit::Reset, Vec::new(), None, |_| Ok(header), trailer)?;
         Ok(f)
     }
@@ -221,6 +223,11 @@ impl Frame {
 
     /// Read a frame held in memory.
     pub fn from_buffer(bytes: Vec<u8>) -> Result<OpenedFrame> {
+        Frame::from_bytes(FrameBytes::Owned(bytes))
+    }
+
+    /// Open a contiguous frame held in memory, owned or lent.
+    pub fn from_bytes(bytes: FrameBytes) -> Result<OpenedFrame> {
         if bytes.len() < HEADER_MINLEN + TRAILER_MINLEN {
             return Err(Error::ReadBuffer);
         }
@@ -428,10 +435,11 @@ impl Frame {
         }
     }
 
-    /// The frame's buffer, for a frame held in memory.
+    /// The frame's own buffer, for a frame held in memory (not for one
+    /// reading a caller's lent bytes).
     pub fn into_memory_bytes(self) -> Option<Vec<u8>> {
         match self.backing {
-            Backing::Memory(v) => Some(v),
+            Backing::Memory(v) => v.into_owned(),
             Backing::File { .. } => None,
         }
     }
@@ -592,7 +600,7 @@ impl Frame {
         }
         match &mut self.backing {
             Backing::Memory(v) => {
-                let mut buf = std::mem::take(v);
+                let mut buf = v.take_owned();
                 buf.truncate((old_hl + old_cbytes) as usize);
                 match edit {
                     DataEdit::None => {}
@@ -613,7 +621,7 @@ impl Frame {
                 buf.extend_from_slice(&off_chunk);
                 buf.extend_from_slice(&trailer);
                 debug_assert_eq!(buf.len() as u64, new_len);
-                *v = buf;
+                *v = FrameBytes::Owned(buf);
             }
             Backing::File {
                 io,

@@ -2,7 +2,8 @@
 //!
 //! Two buffers can be shared. A caller may open a super-chunk on its own
 //! frame buffer without copy (`blosc2_schunk_from_buffer(..., false)`): the
-//! super-chunk works on a copy, hands the caller's buffer back while the
+//! super-chunk reads it in place until its first change (then it works on a
+//! copy: `frame::FrameBytes`), hands the caller's buffer back while the
 //! frame is unchanged, and frees it at the end only when told to
 //! (`blosc2_schunk_avoid_cframe_free(false)`). And a super-chunk holding its
 //! frame in memory lends that buffer (`blosc2_schunk_to_buffer`); a caller

@@ -24,7 +24,7 @@ use crate::format::frame::{
 };
 use crate::format::header::{ChunkHeader, Special, B2_VL_BLOCKS, EXTENDED_HEADER_LENGTH};
 use crate::frame::lock::FrameLock;
-use crate::frame::{DataEdit, Frame, OpenedFrame, StoredChunk};
+use crate::frame::{DataEdit, Frame, FrameBytes, LentBytes, OpenedFrame, StoredChunk};
 use crate::io::Io;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -289,6 +289,12 @@ impl SuperChunk {
     /// separate chunks in memory, otherwise it stays a frame.
     pub fn from_frame_bytes(bytes: Vec<u8>, copy: bool) -> Result<SuperChunk> {
         Self::from_opened(Frame::from_buffer(bytes)?, copy)
+    }
+
+    /// Open a contiguous frame on bytes the caller lends: they are read in
+    /// place, and copied only when the super-chunk first changes.
+    pub fn from_lent_frame(bytes: Box<dyn LentBytes>) -> Result<SuperChunk> {
+        Self::from_opened(Frame::from_bytes(FrameBytes::Lent(bytes))?, false)
     }
 
     /// Open a contiguous frame stored in a file at byte `offset`, or the

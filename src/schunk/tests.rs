@@ -92,6 +92,33 @@ fn edits_agree_across_storages() {
 }
 
 #[test]
+fn a_lent_frame_is_read_in_place_and_copied_when_changed() {
+    #[derive(Debug)]
+    struct Lent(std::sync::Arc<Vec<u8>>);
+    impl crate::frame::LentBytes for Lent {
+        fn bytes(&self) -> &[u8] {
+            &self.0
+        }
+    }
+    let bytes = std::sync::Arc::new(exercise(Storage::FrameInMemory).to_frame_bytes().unwrap());
+    let mut sc = SuperChunk::from_lent_frame(Box::new(Lent(bytes.clone()))).unwrap();
+    check(&sc);
+    let in_place = sc.frame().and_then(|f| f.memory_bytes()).unwrap().as_ptr();
+    assert_eq!(in_place, bytes.as_ptr());
+    let before = bytes.as_ref().clone();
+    sc.append_buffer(&data(400, 99)).unwrap();
+    assert_eq!(bytes.as_ref(), &before);
+    let own = sc.frame().and_then(|f| f.memory_bytes()).unwrap();
+    assert_ne!(own.as_ptr(), bytes.as_ptr());
+    assert!(!sc.chunk(sc.nchunks() - 1).unwrap().is_empty());
+    assert!(sc.close().is_some());
+    assert!(SuperChunk::from_lent_frame(Box::new(Lent(bytes)))
+        .unwrap()
+        .close()
+        .is_none());
+}
+
+#[test]
 fn metalayers_and_vlmetalayers_round_trip() {
     let mut sc = SuperChunk::new(cp(8), DParams::default(), Storage::FrameInMemory).unwrap();
     assert_eq!(sc.meta_add("b2nd", b"hello").unwrap(), 0);

@@ -4,7 +4,7 @@
 //! b2nd.h declares the context opaque, but c-blosc2 defines it in its
 //! private context.h and its own test programs (built against the
 //! library) read `ctx->ndim` and `ctx->shape`.  So a context handed to C
-//! starts with [`ContextHead`], those members in that layout, kept equal to
+//! starts with `ContextHead`, those members in that layout, kept equal to
 //! the parameters the context holds; the rest is ours.
 use super::args::{metalayer_args, shape_args};
 use crate::b2nd::geometry::MAX_DIM;
@@ -41,7 +41,8 @@ struct HeadTargets {
     storage: blosc2_storage,
 }
 
-/// `b2nd_context_t`: [`ContextHead`] for C, then the copies the calls use.
+/// `b2nd_context_t`: the head C may read (`ContextHead`), then the copies
+/// the calls use.
 #[repr(C)]
 pub struct b2nd_context_t {
     head: ContextHead,

@@ -3,6 +3,7 @@
 use super::*;
 use crate::ffi::api::blosc2_free_ctx;
 use crate::ffi::ptr::string;
+use crate::frame::LentBytes;
 use crate::schunk::urlpath;
 use std::borrow::Cow;
 
@@ -167,6 +168,23 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     unsafe { reading(schunk, copy) }
 }
 
+/// The frame buffer a caller opens a super-chunk on without copy.
+#[derive(Debug)]
+struct CallerFrame(*const u8, usize);
+
+// SAFETY: the frame only reads the buffer, which blosc2.h makes the
+// caller keep alive and unchanged while the super-chunk uses it.
+unsafe impl Send for CallerFrame {}
+// SAFETY: as above (shared reads only).
+unsafe impl Sync for CallerFrame {}
+
+impl LentBytes for CallerFrame {
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: `self.1` readable bytes at `self.0` (see above).
+        unsafe { bytes(self.0, self.1) }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_from_buffer(
     cframe: *mut u8,
@@ -177,11 +195,16 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
         if cframe.is_null() || len < crate::format::frame::HEADER_MINLEN as i64 {
             return std::ptr::null_mut();
         }
-        // SAFETY: the caller passes a buffer of `len` bytes.
-        let b = unsafe { bytes(cframe, len as usize) }.to_vec();
         let buffers = CallerBuffers::opened_on(cframe as usize, len as usize, copy);
         let wrap = |sc| wrap_opened(sc, io_defaults(), None, buffers);
-        SuperChunk::from_frame_bytes(b, copy).map_or(std::ptr::null_mut(), wrap)
+        let opened = if copy {
+            // SAFETY: the caller passes a buffer of `len` bytes.
+            SuperChunk::from_frame_bytes(unsafe { bytes(cframe, len as usize) }.to_vec(), true)
+        } else {
+            let lent = CallerFrame(cframe, len as usize);
+            SuperChunk::from_lent_frame(Box::new(lent))
+        };
+        opened.map_or(std::ptr::null_mut(), wrap)
     })
 }
 
