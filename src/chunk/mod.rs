@@ -45,15 +45,43 @@ pub fn compress_into_blosc1(params: &CParams, src: &[u8], dest: &mut [u8]) -> Re
     compress::compress(params, src, dest, true)
 }
 
-/// Compress `src` into a new chunk (never fails for lack of room).
+/// Compress `src` into a new chunk (never fails for lack of room).  The
+/// chunk is as long as its bytes: it is written into a buffer of the worst
+/// case's size kept by the thread (chunks up to [`SCRATCH_MAX`] bytes), then
+/// copied out, so neither a fresh worst-case buffer is faulted in for each
+/// chunk nor its room kept by the chunk.
 pub fn compress(params: &CParams, src: &[u8]) -> Result<Vec<u8>> {
-    let mut dest = vec![0u8; src.len() + EXTENDED_HEADER_LENGTH];
-    let n = compress_into(params, src, &mut dest)?;
-    if n == 0 {
-        return Err(Error::WriteBuffer);
+    let need = src.len() + EXTENDED_HEADER_LENGTH;
+    let into = |dest: &mut [u8]| match compress_into(params, src, dest)? {
+        0 => Err(Error::WriteBuffer),
+        n => Ok(n),
+    };
+    if need <= SCRATCH_MAX {
+        // A compression run from inside a user codec or filter finds the
+        // scratch taken and uses a buffer of its own.
+        let done = COMPRESS_SCRATCH.with(|s| {
+            let mut s = s.try_borrow_mut().ok()?;
+            if s.len() < need {
+                s.resize(need, 0);
+            }
+            Some(into(&mut s[..need]).map(|n| s[..n].to_vec()))
+        });
+        if let Some(chunk) = done {
+            return chunk;
+        }
     }
+    let mut dest = vec![0u8; need];
+    let n = into(&mut dest)?;
     dest.truncate(n);
+    dest.shrink_to_fit();
     Ok(dest)
+}
+
+/// The largest chunk [`compress`] writes into its per-thread buffer.
+pub const SCRATCH_MAX: usize = 8 << 20;
+
+thread_local! {
+    static COMPRESS_SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Decompress into a caller-provided buffer; returns the number of bytes written.

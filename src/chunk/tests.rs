@@ -409,3 +409,30 @@ fn a_mask_skips_its_blocks_and_no_mask_decompresses_all() {
     assert!(some[1024..3072].iter().all(|&b| b == 0));
     assert_eq!(some[3072..], data[3072..]);
 }
+
+#[test]
+fn a_new_chunk_holds_only_its_bytes() {
+    // Worst-case room is needed while compressing, not afterwards: a super-chunk
+    // keeps thousands of these.
+    let src: Vec<u8> = (0..32768u32).flat_map(|i| (i / 64).to_le_bytes()).collect();
+    let cp = CParams {
+        typesize: 4,
+        ..CParams::default()
+    };
+    for _ in 0..2 {
+        let c = compress(&cp, &src).unwrap();
+        assert!(c.len() < src.len() / 8, "{} bytes", c.len());
+        assert!(
+            c.capacity() < 2 * c.len() + 64,
+            "capacity {} for {} bytes",
+            c.capacity(),
+            c.len()
+        );
+        let mut back = vec![0u8; src.len()];
+        assert_eq!(
+            decompress_into(&DParams::default(), &c, &mut back).unwrap(),
+            src.len()
+        );
+        assert_eq!(back, src);
+    }
+}

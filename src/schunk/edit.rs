@@ -104,7 +104,7 @@ impl SuperChunk {
     pub(super) fn insert_or_append(&mut self, n: i64, mut chunk: Vec<u8>, op: Op) -> Result<i64> {
         let saved = (self.chunksize, self.flags2, self.nbytes, self.cbytes);
         let (nb, cb, h) = self.check_chunk(&chunk, n, op)?;
-        chunk.truncate(cb);
+        keep_only(&mut chunk, cb);
         self.nbytes += nb as i64;
         let r = if let Store::Chunks(v) = &mut self.store {
             self.cbytes += cb as i64;
@@ -159,7 +159,7 @@ impl SuperChunk {
         }
         let saved = (self.chunksize, self.flags2, self.nbytes, self.cbytes);
         let (nb, cb, h) = self.check_chunk(&chunk, n, Op::Update)?;
-        chunk.truncate(cb);
+        keep_only(&mut chunk, cb);
         let r = (|| {
             let old_nb = self.chunk_nbytes(n)? as i64;
             self.nbytes += nb as i64 - old_nb;
@@ -314,5 +314,14 @@ impl SuperChunk {
             return Err(e);
         }
         Ok(self.nchunks())
+    }
+}
+
+/// Cut a chunk to be stored to its `cbytes`, and give back room it holds
+/// beyond them (a stored chunk keeps only its bytes).
+fn keep_only(chunk: &mut Vec<u8>, cbytes: usize) {
+    chunk.truncate(cbytes);
+    if chunk.capacity() > chunk.len() + chunk.len() / 8 + 64 {
+        chunk.shrink_to_fit();
     }
 }
