@@ -330,6 +330,20 @@ static void sequences(void) {
     int64_t s[4] = {4, 5, 3, 6}; int32_t c[4] = {2, 2, 3, 4}, b[4] = {1, 2, 2, 3};
     random_sequence(4, s, c, b, 4, false, NULL, 30, "4d");
   }
+  /* blocks larger than their chunk (c-blosc2 accepts them) */
+  {
+    int64_t s[1] = {9}; int32_t c[1] = {1}, b[1] = {2};
+    random_sequence(1, s, c, b, 2, true, NULL, 40, "1d block > chunk");
+  }
+  {
+    int64_t s[2] = {12, 9}; int32_t c[2] = {2, 3}, b[2] = {5, 2};
+    random_sequence(2, s, c, b, 4, true, "test_b2nd_shape_ops.b2nd", 30,
+                    "2d block > chunk file");
+  }
+  {
+    int64_t s[4] = {5, 5, 5, 5}; int32_t c[4] = {2, 5, 10, 5}, b[4] = {5, 2, 5, 2};
+    random_sequence(4, s, c, b, 1, false, NULL, 30, "4d block > chunk");
+  }
 }
 
 /* Specific, hand-checked shape changes. */
@@ -417,6 +431,35 @@ static void resize_cases(void) {
     b2nd_free(a);
     b2nd_free_ctx(ctx);
     model_free(&m);
+  }
+  /* a filled empty array whose blocks are larger than its chunks, grown:
+     the new items are zero and the old padding does not leak in */
+  for (int contiguous = 0; contiguous <= 1; contiguous++) {
+    int64_t s0[1] = {0};
+    int32_t c1[1] = {1}, b1[1] = {2};
+    b2nd_context_t *ctx = make_ctx(1, s0, c1, b1, 2, contiguous, NULL);
+    REQUIRE(ctx != NULL);
+    b2nd_array_t *a = NULL;
+    int16_t one = 1;
+    CHECK_EQ_INT(b2nd_full(ctx, &a, &one), 0);
+    REQUIRE(a != NULL);
+    CHECK_EQ_INT(a->extchunkshape[0], 2);
+    int64_t ns[1] = {5};
+    CHECK_EQ_INT(b2nd_resize(a, ns, NULL), 0);
+    int16_t got[5] = {7, 7, 7, 7, 7};
+    CHECK_EQ_INT(b2nd_to_cbuffer(a, got, sizeof got), 0);
+    for (int i = 0; i < 5; i++) CHECK_EQ_INT(got[i], 0);
+    int16_t five[5] = {1, 2, 3, 4, 5};
+    int64_t st[1] = {0};
+    CHECK_EQ_INT(b2nd_set_slice_cbuffer(five, ns, sizeof five, st, ns, a), 0);
+    int64_t ns2[1] = {7}, at[1] = {2};
+    CHECK_EQ_INT(b2nd_resize(a, ns2, at), 0);
+    int16_t got2[7];
+    CHECK_EQ_INT(b2nd_to_cbuffer(a, got2, sizeof got2), 0);
+    int16_t want2[7] = {1, 2, 0, 0, 3, 4, 5};
+    for (int i = 0; i < 7; i++) CHECK_EQ_INT(got2[i], want2[i]);
+    b2nd_free(a);
+    b2nd_free_ctx(ctx);
   }
 }
 
@@ -546,6 +589,9 @@ static void concatenate_cases(void) {
     {{7, 6, 5}, {5, 6, 5}, {4, 3, 5}, {2, 3, 5}, {4, 3, 5}, {2, 3, 5}, {4, 3, 5}, {2, 3, 5}, 0},
     /* different chunking everywhere */
     {{6, 7, 5}, {6, 7, 8}, {4, 3, 2}, {2, 2, 2}, {5, 5, 5}, {1, 5, 3}, {3, 4, 6}, {3, 2, 4}, 2},
+    /* blocks larger than chunks along axis 0, in sources and destination */
+    {{5, 5, 5}, {5, 5, 5}, {2, 5, 10}, {5, 2, 5}, {5, 5, 10}, {5, 2, 5}, {2, 5, 10}, {5, 2, 5}, 0},
+    {{5, 5, 5}, {5, 5, 3}, {2, 5, 10}, {5, 2, 5}, {5, 5, 10}, {5, 2, 5}, {2, 5, 10}, {5, 2, 5}, 2},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     for (int copy = 1; copy >= 0; copy--) {

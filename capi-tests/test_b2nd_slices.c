@@ -270,6 +270,18 @@ static void random_arrays(void) {
     snprintf(label, sizeof label, "random %d", rep);
     random_ops(&g, rep % 3 == 0, 40, label);
   }
+  /* Blocks larger than their chunk along some dimensions (valid in
+     c-blosc2: each padded chunk then holds one block there). */
+  static const geom_t big_blocks[] = {
+    {1, {50}, {1}, {2}, 4},
+    {2, {23, 17}, {3, 4}, {5, 2}, 2},
+    {4, {5, 5, 5, 5}, {2, 5, 10, 5}, {5, 2, 5, 2}, 13},
+  };
+  for (size_t k = 0; k < sizeof big_blocks / sizeof big_blocks[0]; k++) {
+    char label[48];
+    snprintf(label, sizeof label, "blocks larger than chunks %zu", k);
+    random_ops(&big_blocks[k], k % 2 == 0, 40, label);
+  }
 }
 
 /* Slices that exactly cover one chunk (the fast path of the reference) and

@@ -45,9 +45,10 @@ impl Geometry {
     /// Rules: at most [`MAX_DIM`] dimensions; no negative size; a non-empty
     /// dimension needs positive chunk and block sizes; a zero chunk size
     /// (allowed with an empty dimension, as placeholder) needs a zero block
-    /// size; a block is never larger than its chunk; no product overflows
-    /// (`i64` for array and padded-chunk item counts, `i32` for chunk and
-    /// block item counts).
+    /// size; no product overflows (`i64` for array and padded-chunk item
+    /// counts, `i32` for chunk and block item counts).  A block larger than
+    /// its chunk is valid (c-blosc2 creates and reads such arrays): the
+    /// padded chunk is then one block along that dimension.
     pub fn new(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Result<Geometry> {
         let nd = shape.len();
         if nd > MAX_DIM || chunkshape.len() != nd || blockshape.len() != nd {
@@ -70,7 +71,7 @@ impl Geometry {
             if s < 0 || c < 0 || b < 0 {
                 return Err(Error::InvalidParam);
             }
-            if (b == 0) != (c == 0) || (s > 0 && c == 0) || b > c {
+            if (b == 0) != (c == 0) || (s > 0 && c == 0) {
                 return Err(Error::InvalidParam);
             }
             let ext = if c == 0 { 0 } else { round_up(s, c as i64)? };
@@ -367,11 +368,26 @@ mod tests {
     }
 
     #[test]
+    fn blocks_larger_than_chunks_pad_the_chunk() {
+        // One item a chunk, two a block: each stored chunk holds one block.
+        let g = Geometry::new(&[3], &[1], &[2]).unwrap();
+        assert_eq!(g.extchunkshape, vec![2]);
+        assert_eq!(g.extchunknitems, 2);
+        assert_eq!(g.chunks_per_dim(), vec![3]);
+        assert_eq!(g.blocks_per_dim(), vec![1]);
+        assert_eq!(g.nblocks(), 1);
+        // Larger in one dimension only, not a multiple of the chunk.
+        let g = Geometry::new(&[5, 5], &[2, 5], &[5, 2]).unwrap();
+        assert_eq!(g.extchunkshape, vec![5, 6]);
+        assert_eq!(g.blocks_per_dim(), vec![1, 3]);
+        assert_eq!(g.chunk_nbytes(1).unwrap(), 30);
+    }
+
+    #[test]
     fn rejects_bad_shapes() {
         assert!(Geometry::new(&[-1], &[1], &[1]).is_err());
         assert!(Geometry::new(&[5], &[0], &[0]).is_err());
         assert!(Geometry::new(&[5], &[4], &[0]).is_err());
-        assert!(Geometry::new(&[5], &[4], &[5]).is_err());
         assert!(Geometry::new(&[i64::MAX], &[3], &[1]).is_err());
         assert!(Geometry::new(&[1 << 20, 1 << 20], &[1 << 16, 1 << 16], &[1, 1]).is_err());
         assert!(Geometry::new(&[i64::MAX / 2, 4], &[1, 1], &[1, 1]).is_err());

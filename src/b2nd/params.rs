@@ -216,8 +216,10 @@ mod tests {
 
     #[test]
     fn refusals() {
-        let bad_geometry = ArrayParams::new(&[10], &[4], &[8], None, 0, 1, Vec::new());
+        let bad_geometry = ArrayParams::new(&[10], &[4], &[0], None, 0, 1, Vec::new());
         assert_eq!(bad_geometry, Err(Error::InvalidParam));
+        // A block larger than its chunk is a valid geometry.
+        assert!(ArrayParams::new(&[10], &[4], &[8], None, 0, 1, Vec::new()).is_ok());
         let bad_format = ArrayParams::new(&[10], &[4], &[2], None, -1, 1, Vec::new());
         assert_eq!(bad_format, Err(Error::InvalidParam));
         let many = vec![(String::from("m"), vec![1u8]); MAX_METALAYERS + 1];
