@@ -45,14 +45,17 @@ impl Geometry {
     /// Rules: at most [`MAX_DIM`] dimensions; no negative size; a non-empty
     /// dimension needs positive chunk and block sizes; a zero chunk size
     /// (allowed with an empty dimension, as placeholder) needs a zero block
-    /// size; a block is never larger than its chunk; no product overflows
-    /// (`i64` for array and padded-chunk item counts, `i32` for chunk and
-    /// block item counts).
+    /// size; a block is never larger than its chunk in an array that holds
+    /// items (an empty array has no chunk to cut, and c-blosc2 writes such
+    /// arrays: its tests copy into chunk 20, block 25 with another
+    /// dimension empty); no product overflows (`i64` for array and
+    /// padded-chunk item counts, `i32` for chunk and block item counts).
     pub fn new(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Result<Geometry> {
         let nd = shape.len();
         if nd > MAX_DIM || chunkshape.len() != nd || blockshape.len() != nd {
             return Err(Error::InvalidParam);
         }
+        let empty = shape.contains(&0);
         let mut g = Geometry {
             shape: shape.to_vec(),
             chunkshape: chunkshape.to_vec(),
@@ -70,7 +73,7 @@ impl Geometry {
             if s < 0 || c < 0 || b < 0 {
                 return Err(Error::InvalidParam);
             }
-            if (b == 0) != (c == 0) || (s > 0 && c == 0) || b > c {
+            if (b == 0) != (c == 0) || (s > 0 && c == 0) || (b > c && !empty) {
                 return Err(Error::InvalidParam);
             }
             let ext = if c == 0 { 0 } else { round_up(s, c as i64)? };
@@ -398,6 +401,14 @@ mod tests {
         from_linear_strided(&[1, -1], i64::MIN, &mut two);
         assert_eq!(two, [i64::MIN, 0]);
         from_linear_strided(&[], 5, &mut []);
+    }
+
+    #[test]
+    fn empty_arrays_may_have_blocks_larger_than_chunks() {
+        let e = Geometry::new(&[40, 0, 12], &[20, 0, 12], &[25, 0, 6]).unwrap();
+        assert_eq!((e.nitems, e.nchunks()), (0, 0));
+        assert_eq!(e.extchunkshape, vec![25, 0, 12]);
+        assert_eq!(e.blocks_per_dim(), vec![1, 0, 2]);
     }
 
     #[test]

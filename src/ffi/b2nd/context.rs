@@ -44,7 +44,7 @@ struct HeadTargets {
     storage: blosc2_storage,
 }
 
-/// `b2nd_context_t`: [`ContextHead`] for C, then the copies the calls use.
+/// `b2nd_context_t`: `ContextHead` for C, then the copies the calls use.
 #[repr(C)]
 pub struct b2nd_context_t {
     head: ContextHead,
