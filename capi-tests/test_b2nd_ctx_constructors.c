@@ -645,9 +645,63 @@ static void context_members(void) {
   b2nd_free_ctx(ctx);
 }
 
+/* The storage c-blosc2 shows through ctx->b2_storage is the one the next
+   calls use: its own tests set the urlpath to NULL there to make the next
+   arrays in memory.  A pointer kept to it stays good across calls that
+   change the context's shape (b2nd_get_slice). */
+static void context_storage_writes(void) {
+  const char *path = "test_b2nd_ctx_storage.b2nd";
+  const char *path2 = "test_b2nd_ctx_storage2.b2nd";
+  blosc2_remove_urlpath(path);
+  blosc2_remove_urlpath(path2);
+  int64_t s[2] = {12, 9};
+  int32_t c[2] = {5, 9}, b[2] = {2, 3};
+  b2nd_context_t *ctx = new_ctx(2, s, c, b, 4, (ctx_opts_t){.urlpath = path, .nthreads = 1});
+  REQUIRE(ctx != NULL);
+  blosc2_storage *st = ((reference_ctx_layout *)ctx)->b2_storage;
+  REQUIRE(st != NULL && st->cparams != NULL);
+  b2nd_array_t *on_disk = NULL, *in_mem = NULL, *slice = NULL, *other = NULL;
+  int32_t v = 77;
+  CHECK_EQ_INT(b2nd_full(ctx, &on_disk, &v), 0);
+  REQUIRE(on_disk != NULL);
+  CHECK(on_disk->sc->storage->urlpath != NULL);
+
+  st->urlpath = NULL;
+  st->cparams->clevel = 0;
+  CHECK_EQ_INT(b2nd_zeros(ctx, &in_mem), 0);
+  REQUIRE(in_mem != NULL);
+  CHECK(in_mem->sc->storage->urlpath == NULL);
+  CHECK_EQ_INT(in_mem->sc->storage->cparams->clevel, 0);
+  /* the array on disk was not overwritten */
+  int32_t out[12 * 9];
+  CHECK_EQ_INT(b2nd_to_cbuffer(on_disk, out, sizeof out), 0);
+  CHECK_EQ_INT(out[12 * 9 - 1], 77);
+
+  int64_t start[2] = {1, 2}, stop[2] = {4, 9};
+  CHECK_EQ_INT(b2nd_get_slice(ctx, &slice, on_disk, start, stop), 0);
+  REQUIRE(slice != NULL);
+  CHECK(slice->sc->storage->urlpath == NULL);
+  CHECK(((reference_ctx_layout *)ctx)->b2_storage == st);
+  st->urlpath = (char *)path2;
+  CHECK_EQ_INT(b2nd_zeros(ctx, &other), 0);
+  REQUIRE(other != NULL);
+  CHECK(other->sc->storage->urlpath != NULL &&
+        strcmp(other->sc->storage->urlpath, path2) == 0);
+  CHECK_EQ_INT(other->shape[0], 3);
+
+  b2nd_free(other);
+  b2nd_free(slice);
+  b2nd_free(in_mem);
+  b2nd_free(on_disk);
+  b2nd_free_ctx(ctx);
+  blosc2_remove_urlpath(path);
+  blosc2_remove_urlpath(path2);
+}
+
 int main(void) {
   blosc2_init();
   context_members();
+  context_storage_writes();
   fixed_geometries();
   random_geometries();
   nans();

@@ -544,10 +544,93 @@ static void index_conversions(void) {
   CHECK_EQ_INT(flat, 0);
 }
 
+/* A context's shape is only a proposal where b2nd_get_slice and b2nd_copy
+   replace it: c-blosc2's own tests make such contexts with shapes that do
+   not fit their chunks (shape 10 with chunk 0 for an empty slice), and copy
+   empty arrays into chunks smaller than their blocks. */
+static void proposed_shapes(void) {
+  int64_t shape[2] = {20, 10};
+  int32_t cs[2] = {7, 5}, bs[2] = {3, 5};
+  b2nd_context_t *ctx = new_ctx(2, shape, cs, bs, 2, (ctx_opts_t){.nthreads = 1});
+  REQUIRE(ctx != NULL);
+  uint16_t items[200];
+  for (int i = 0; i < 200; i++) items[i] = (uint16_t)(i * 3 + 1);
+  b2nd_array_t *src = NULL;
+  CHECK_EQ_INT(b2nd_from_cbuffer(ctx, &src, items, sizeof items), 0);
+  REQUIRE(src != NULL);
+  int32_t cs0[2] = {1, 0}, bs0[2] = {1, 0};
+  b2nd_context_t *ctx0 = new_ctx(2, shape, cs0, bs0, 2, (ctx_opts_t){.nthreads = 1});
+  CHECK(ctx0 != NULL);
+  if (ctx0 != NULL) {
+    int64_t start[2] = {17, 0}, stop[2] = {18, 0};
+    b2nd_array_t *slice = NULL, *squeezed = NULL;
+    CHECK_EQ_INT(b2nd_get_slice(ctx0, &slice, src, start, stop), 0);
+    if (slice != NULL) {
+      CHECK_EQ_INT(slice->shape[0], 1);
+      CHECK_EQ_INT(slice->shape[1], 0);
+      CHECK_EQ_INT(slice->nitems, 0);
+      CHECK_EQ_INT(b2nd_squeeze(slice, &squeezed), 0);
+      if (squeezed != NULL) {
+        CHECK_EQ_INT(squeezed->ndim, 1);
+        CHECK_EQ_INT(squeezed->shape[0], 0);
+        b2nd_free(squeezed);
+      }
+      b2nd_free(slice);
+    }
+    b2nd_free_ctx(ctx0);
+  }
+  b2nd_free(src);
+  b2nd_free_ctx(ctx);
+
+  const char *path = "test_b2nd_slices_empty_copy.b2nd";
+  int64_t eshape[3] = {40, 0, 12};
+  int32_t ecs[3] = {31, 0, 12}, ebs[3] = {10, 0, 12};
+  int32_t ecs2[3] = {20, 0, 12}, ebs2[3] = {25, 0, 6};
+  for (int persistent = 0; persistent < 2; persistent++) {
+    blosc2_remove_urlpath(path);
+    b2nd_context_t *ectx = new_ctx(3, eshape, ecs, ebs, 4, (ctx_opts_t){.nthreads = 1});
+    b2nd_context_t *ectx2 = new_ctx(
+        3, eshape, ecs2, ebs2, 4,
+        (ctx_opts_t){.contiguous = true, .urlpath = persistent ? path : NULL, .nthreads = 1});
+    REQUIRE(ectx != NULL);
+    CHECK(ectx2 != NULL);
+    b2nd_array_t *empty = NULL, *copy = NULL;
+    CHECK_EQ_INT(b2nd_zeros(ectx, &empty), 0);
+    if (ectx2 != NULL && empty != NULL) {
+      CHECK_EQ_INT(b2nd_copy(ectx2, empty, &copy), 0);
+    }
+    if (copy != NULL) {
+      for (int i = 0; i < 3; i++) {
+        CHECK_EQ_INT(copy->shape[i], eshape[i]);
+        CHECK_EQ_INT(copy->chunkshape[i], ecs2[i]);
+        CHECK_EQ_INT(copy->blockshape[i], ebs2[i]);
+      }
+      CHECK_EQ_INT(copy->nitems, 0);
+      uint8_t none[1];
+      CHECK_EQ_INT(b2nd_to_cbuffer(copy, none, 0), 0);
+      b2nd_free(copy);
+      if (persistent) {
+        b2nd_array_t *reopened = NULL;
+        CHECK_EQ_INT(b2nd_open(path, &reopened), 0);
+        if (reopened != NULL) {
+          CHECK_EQ_INT(reopened->blockshape[0], 25);
+          CHECK_EQ_INT(reopened->nitems, 0);
+          b2nd_free(reopened);
+        }
+      }
+    }
+    b2nd_free(empty);
+    b2nd_free_ctx(ectx);
+    if (ectx2 != NULL) b2nd_free_ctx(ectx2);
+  }
+  blosc2_remove_urlpath(path);
+}
+
 int main(void) {
   blosc2_init();
   random_arrays();
   special_slices();
+  proposed_shapes();
   on_disk();
   copy_buffers();
   index_conversions();

@@ -4,8 +4,13 @@
  *  - an orthogonal selection index equal to the dimension's length (the
  *    reference reads it from the chunk padding);
  *  - b2nd_expand_dims with an axis list that keeps fewer dimensions than the
- *    array has (the reference drops the remaining ones without a word).
- * Both must give a negative code and leave the outputs untouched.
+ *    array has (the reference drops the remaining ones without a word);
+ *  - b2nd_get_slice and b2nd_get_slice_cbuffer of a box reaching past the
+ *    array's shape (the reference succeeds, and b2nd_get_slice makes an
+ *    array of the box's shape, zeros where the source has no item:
+ *    c-blosc2's own test_b2nd_squeeze_index slices [4:5, 4:5, 0:10, 4:5] of
+ *    an array of shape (10, 7, 6, 4)).
+ * All must give a negative code and leave the outputs untouched.
  */
 #include "b2nd_common.h"
 
@@ -67,10 +72,40 @@ static void expand_dims_keeping_too_few(void) {
   b2nd_free(a);
 }
 
+static void slice_past_the_end(void) {
+  int64_t shape[4] = {10, 7, 6, 4};
+  int32_t cs[4] = {7, 5, 1, 4}, bs[4] = {2, 2, 1, 2};
+  b2nd_array_t *a = make_array(4, shape, cs, bs);
+  REQUIRE(a != NULL);
+  int32_t cs2[4] = {1, 1, 5, 1}, bs2[4] = {1, 1, 2, 1};
+  b2nd_context_t *ctx = new_ctx(4, shape, cs2, bs2, 4, (ctx_opts_t){.dtype = "<i4"});
+  REQUIRE(ctx != NULL);
+  /* items [4, 4, 0..6, 1] exist; [4, 4, 6..10, 1] do not */
+  int64_t start[4] = {4, 4, 0, 1}, stop_in[4] = {5, 5, 6, 2}, stop_out[4] = {5, 5, 10, 2};
+  b2nd_array_t *s = NULL;
+  CHECK_NEG(b2nd_get_slice(ctx, &s, a, start, stop_out));
+  CHECK(s == NULL);
+  if (s != NULL) b2nd_free(s);
+  s = NULL;
+  int32_t got[10];
+  int64_t bshape[4] = {1, 1, 10, 1};
+  CHECK_NEG(b2nd_get_slice_cbuffer(a, start, stop_out, got, bshape, sizeof got));
+  CHECK_EQ_INT(b2nd_get_slice(ctx, &s, a, start, stop_in), 0);
+  if (s != NULL) {
+    CHECK_EQ_INT(s->shape[2], 6);
+    CHECK_EQ_INT(b2nd_to_cbuffer(s, got, 6 * sizeof(int32_t)), 0);
+    for (int k = 0; k < 6; k++) CHECK_EQ_INT(got[k], ((4 * 7 + 4) * 6 + k) * 4 + 1 + 1);
+    b2nd_free(s);
+  }
+  b2nd_free_ctx(ctx);
+  b2nd_free(a);
+}
+
 int main(void) {
   blosc2_init();
   selection_index_at_the_end();
   expand_dims_keeping_too_few();
+  slice_past_the_end();
   blosc2_destroy();
   TEST_MAIN_END("test_b2nd_strict_args");
 }

@@ -417,6 +417,14 @@ mod tests {
     }
 
     #[test]
+    fn empty_arrays_may_have_blocks_larger_than_chunks() {
+        let e = Geometry::new(&[40, 0, 12], &[20, 0, 12], &[25, 0, 6]).unwrap();
+        assert_eq!((e.nitems, e.nchunks()), (0, 0));
+        assert_eq!(e.extchunkshape, vec![25, 0, 12]);
+        assert_eq!(e.blocks_per_dim(), vec![1, 0, 2]);
+    }
+
+    #[test]
     fn linear_round_trip() {
         let shape = [3, 4, 5];
         let st = strides(&shape);

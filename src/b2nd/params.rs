@@ -54,11 +54,39 @@ pub fn default_dtype(typesize: i32) -> String {
     format!("|S{typesize}")
 }
 
+/// The number of items in a block of shape `blockshape`, when every
+/// dimension has a chunk and a block size, none negative, a block size of
+/// zero exactly where the chunk size is zero, and the count fits an `i32`
+/// (`InvalidParam` otherwise).
+///
+/// These are the rules a context's shapes must follow when it is made.  Its
+/// shape is only a proposal then (`b2nd_get_slice`, `b2nd_copy` and
+/// `b2nd_concatenate` replace it, and c-blosc2's callers rely on contexts
+/// whose proposed shape does not fit the chunks, e.g. shape 10 with chunk
+/// 0 for an empty slice), so the rules that tie the shape to the chunks and
+/// blocks wait for the array ([`Geometry::new`]).
+pub fn partition_blocknitems(shape: &[i64], chunkshape: &[i32], blockshape: &[i32]) -> Result<i32> {
+    let nd = shape.len();
+    if nd > MAX_DIM || chunkshape.len() != nd || blockshape.len() != nd {
+        return Err(Error::InvalidParam);
+    }
+    let mut n: i32 = 1;
+    for i in 0..nd {
+        let (s, c, b) = (shape[i], chunkshape[i], blockshape[i]);
+        if s < 0 || c < 0 || b < 0 || (b == 0) != (c == 0) {
+            return Err(Error::InvalidParam);
+        }
+        n = n.checked_mul(b).ok_or(Error::InvalidParam)?;
+    }
+    Ok(n)
+}
+
 impl ArrayParams {
     /// Checked parameters for arrays of `typesize`-byte items: the shapes
-    /// must make a [`Geometry`], `dtype_format` must not be negative, at
-    /// most [`MAX_METALAYERS`] extra metalayers; no dtype means
-    /// [`default_dtype`]. Every refusal is `InvalidParam`.
+    /// must follow the rules of a context (see [`partition_blocknitems`];
+    /// the arrays made check the rest), `dtype_format` must not be
+    /// negative, at most [`MAX_METALAYERS`] extra metalayers; no dtype
+    /// means [`default_dtype`]. Every refusal is `InvalidParam`.
     pub fn new(
         shape: &[i64],
         chunkshape: &[i32],
@@ -71,7 +99,7 @@ impl ArrayParams {
         if dtype_format < 0 || metalayers.len() > MAX_METALAYERS {
             return Err(Error::InvalidParam);
         }
-        Geometry::new(shape, chunkshape, blockshape)?;
+        partition_blocknitems(shape, chunkshape, blockshape)?;
         Ok(ArrayParams {
             shape: shape.to_vec(),
             chunkshape: chunkshape.to_vec(),
@@ -109,8 +137,7 @@ impl ArrayParams {
     /// The block size in bytes of a super-chunk holding these arrays with
     /// `typesize`-byte items (`InvalidParam` when it overflows).
     pub fn blocksize(&self, typesize: i32) -> Result<i32> {
-        let g = Geometry::new(&self.shape, &self.chunkshape, &self.blockshape)?;
-        g.blocknitems
+        partition_blocknitems(&self.shape, &self.chunkshape, &self.blockshape)?
             .checked_mul(typesize)
             .ok_or(Error::InvalidParam)
     }
@@ -231,6 +258,26 @@ mod tests {
         assert_eq!(ndim_count(-1), Err(Error::InvalidParam));
         assert_eq!(ndim_count(MAX_DIM as i8), Ok(MAX_DIM));
         assert_eq!(ndim_count(MAX_DIM as i8 + 1), Err(Error::InvalidParam));
+    }
+
+    #[test]
+    fn a_context_checks_its_partition_and_an_array_its_shape() {
+        for (s, c, b) in [(-1, 4, 2), (10, -4, 2), (10, 4, 0), (10, 0, 2)] {
+            let bad = ArrayParams::new(&[s], &[c], &[b], None, 0, 1, Vec::new());
+            assert_eq!(bad, Err(Error::InvalidParam));
+        }
+        let big_block = ArrayParams::new(&[1, 1], &[1, 1], &[65536, 65536], None, 0, 1, vec![]);
+        assert_eq!(big_block, Err(Error::InvalidParam));
+        // A proposed shape that does not fit the chunks (c-blosc2's empty
+        // slices) is kept; an array of that shape is refused.
+        let mut p = ArrayParams::new(&[20, 10], &[1, 0], &[1, 0], None, 0, 2, vec![]).unwrap();
+        assert_eq!(p.blocksize(2), Ok(0));
+        assert_eq!(p.meta(), Err(Error::InvalidParam));
+        assert!(p.set_shape(&[1, 0]).is_ok());
+        assert_eq!(p.meta().unwrap().geom.nitems, 0);
+        // Blocks larger than chunks in an empty array.
+        let e = ArrayParams::new(&[40, 0, 12], &[20, 0, 12], &[25, 0, 6], None, 0, 4, vec![]);
+        assert_eq!(e.unwrap().meta().unwrap().geom.nitems, 0);
     }
 
     #[test]

@@ -3,9 +3,12 @@
 //!
 //! b2nd.h declares the context opaque, but c-blosc2 defines it in its
 //! private context.h and its own test programs (built against the
-//! library) read `ctx->ndim` and `ctx->shape`.  So a context handed to C
-//! starts with `ContextHead`, those members in that layout, kept equal to
-//! the parameters the context holds; the rest is ours.
+//! library) read `ctx->ndim` and `ctx->shape`, and write
+//! `ctx->b2_storage->urlpath`.  So a context handed to C starts with
+//! `ContextHead`, those members in that layout, kept equal to the
+//! parameters the context holds; the rest is ours.  The storage C sees
+//! there is taken back as the context's own on every call that uses the
+//! context (see `ctx_ref`), as c-blosc2 keeps the storage nowhere else.
 use super::args::{metalayer_args, shape_args};
 use crate::b2nd::geometry::MAX_DIM;
 use crate::b2nd::params::{self, ArrayParams, MAX_METALAYERS};
@@ -142,19 +145,57 @@ impl b2nd_context_t {
             .map_or(std::ptr::null_mut(), |u| u.as_ptr() as *mut c_char)
     }
 
+    /// Make the context's storage the one C sees through the head's
+    /// `b2_storage` (which C may have changed since the last call): its
+    /// contiguity, urlpath, I/O backend and the parameters it points at.
+    /// Nothing changes for a head that was never shown to C.
+    ///
+    /// # Safety
+    /// The head's storage pointer, and the pointers in that storage, must
+    /// be NULL or valid: ours, or what the caller stored there.
+    unsafe fn adopt_head_storage(&mut self) {
+        // SAFETY: guaranteed by the caller.
+        let Some(st) = (unsafe { self.head.b2_storage.as_ref() }) else {
+            return;
+        };
+        // SAFETY: as above; the urlpath is NULL or a NUL-terminated string.
+        let (urlpath, cparams, dparams) = unsafe {
+            (
+                c_str(st.urlpath).map(CStr::to_owned),
+                st.cparams.as_ref().copied(),
+                st.dparams.as_ref().copied(),
+            )
+        };
+        self.contiguous = st.contiguous;
+        self.io = st.io;
+        self.cparams = cparams.unwrap_or(self.cparams);
+        self.dparams = dparams.or(self.dparams);
+        // The head's urlpath may point into the copy being replaced: it is
+        // pointed at the new one just below.
+        self.urlpath = urlpath;
+        self.refresh_head();
+    }
+
     /// Make the C-visible head equal to the parameters again (after they
-    /// changed).  Its pointers point into boxed copies, so they stay valid
-    /// while the context lives, wherever it is moved.
+    /// changed).  Its pointers point into boxed copies, made once, so they
+    /// stay valid while the context lives, wherever it is moved, and a
+    /// pointer C keeps to `ctx->b2_storage` stays good.
     pub(super) fn refresh_head(&mut self) {
         let p = &self.params;
-        let mut t = Box::new(HeadTargets {
-            dtype: CString::new(p.dtype.replace('\0', "")).unwrap_or_default(),
-            meta_names: p.metalayers.iter().map(|(n, _)| c_name(n)).collect(),
-            cparams: self.cparams,
-            dparams: self.dparams.unwrap_or_else(dparams_defaults),
-            // SAFETY: all-zero is a valid blosc2_storage (NULL pointers).
-            storage: unsafe { std::mem::zeroed() },
+        let mut t = self.targets.take().unwrap_or_else(|| {
+            Box::new(HeadTargets {
+                dtype: CString::default(),
+                meta_names: Vec::new(),
+                cparams: self.cparams,
+                dparams: dparams_defaults(),
+                // SAFETY: all-zero is a valid blosc2_storage (NULL pointers).
+                storage: unsafe { std::mem::zeroed() },
+            })
         });
+        t.dtype = CString::new(p.dtype.replace('\0', "")).unwrap_or_default();
+        t.meta_names = p.metalayers.iter().map(|(n, _)| c_name(n)).collect();
+        t.cparams = self.cparams;
+        t.dparams = self.dparams.unwrap_or_else(dparams_defaults);
         t.storage = blosc2_storage {
             contiguous: self.contiguous,
             urlpath: self.urlpath_ptr(),
@@ -239,11 +280,19 @@ pub unsafe extern "C" fn b2nd_free_ctx(ctx: *mut b2nd_context_t) -> c_int {
     })
 }
 
+/// The context behind `ctx`, its storage first taken back from what C sees
+/// in `ctx->b2_storage` (c-blosc2's callers change it between calls, e.g.
+/// setting its urlpath to NULL to make the next arrays in memory).
+///
 /// # Safety
-/// `ctx` must be NULL or a live context.
+/// `ctx` must be NULL or a live context whose `b2_storage` C left NULL or
+/// pointing at a valid storage.
 pub(super) unsafe fn ctx_ref<'a>(ctx: *mut b2nd_context_t) -> Result<&'a mut b2nd_context_t> {
     // SAFETY: guaranteed by the caller.
-    unsafe { ctx.as_mut() }.ok_or(Error::NullPointer)
+    let c = unsafe { ctx.as_mut() }.ok_or(Error::NullPointer)?;
+    // SAFETY: guaranteed by the caller.
+    unsafe { c.adopt_head_storage() };
+    Ok(c)
 }
 
 #[cfg(test)]
@@ -272,5 +321,37 @@ mod tests {
             assert_eq!(*h.metalayers[0].content.add(2), 3);
             assert_eq!((*(*h.b2_storage).cparams).typesize, ctx.cparams.typesize);
         }
+    }
+
+    #[test]
+    fn storage_written_through_the_head_is_the_one_used() {
+        let p = ArrayParams::new(&[4], &[2], &[1], None, 0, 1, Vec::new()).unwrap();
+        let mut ctx = Box::new(b2nd_context_t::in_memory(cparams_defaults(), None, p));
+        ctx.urlpath = Some(CString::new("a.b2nd").unwrap());
+        ctx.refresh_head();
+        let st = ctx.head.b2_storage;
+        // SAFETY: st and its cparams point into the context's boxed copies.
+        unsafe {
+            assert_eq!(CStr::from_ptr((*st).urlpath).to_str(), Ok("a.b2nd"));
+            (*st).urlpath = std::ptr::null_mut();
+            (*st).contiguous = true;
+            (*(*st).cparams).clevel = 1;
+        }
+        // SAFETY: a live context whose storage pointer is its own.
+        let c = unsafe { ctx_ref(&mut *ctx) }.unwrap();
+        assert_eq!(
+            (c.urlpath.as_ref(), c.contiguous, c.cparams.clevel),
+            (None, true, 1)
+        );
+        c.change_params(|p, _| p.set_shape(&[3])).unwrap();
+        // The storage stays where C saw it, and shows the same values.
+        assert_eq!(c.head.b2_storage, st);
+        // SAFETY: as above.
+        unsafe {
+            assert!((*st).urlpath.is_null());
+            assert_eq!((*(*st).cparams).clevel, 1);
+        }
+        // SAFETY: NULL is refused before anything is read.
+        assert!(unsafe { ctx_ref(std::ptr::null_mut()) }.is_err());
     }
 }
