@@ -56,12 +56,17 @@ impl SuperChunk {
             chunksize = nb;
         }
         if !variable {
+            // An empty chunk makes the size variable too: a frame of fixed
+            // chunksize tells its number of chunks by nbytes / chunksize,
+            // which an empty chunk does not change (the reference keeps the
+            // size and writes a frame that neither library can open).
             let becomes_variable = match kind {
-                Op::Update => nb > chunksize || (at != nchunks - 1 && nb != chunksize),
+                Op::Update => nb > chunksize || (at != nchunks - 1 && nb != chunksize) || nb == 0,
                 Op::Append | Op::Insert if nchunks > 0 => {
                     let last = self.chunk_nbytes(nchunks - 1)?;
                     last < chunksize
                         || nb > chunksize
+                        || nb == 0
                         || (kind == Op::Insert && at != nchunks && nb != chunksize)
                 }
                 _ => false,

@@ -119,6 +119,26 @@ fn a_lent_frame_is_read_in_place_and_copied_when_changed() {
 }
 
 #[test]
+fn an_empty_chunk_keeps_the_frame_readable() {
+    for empty_at in [2i64, 1] {
+        let mut sc = SuperChunk::new(cp(4), DParams::default(), Storage::FrameInMemory).unwrap();
+        sc.append_buffer(&data(4000, 1)).unwrap();
+        sc.append_buffer(&data(4000, 2)).unwrap();
+        if empty_at == 2 {
+            sc.append_buffer(&[]).unwrap();
+        } else {
+            let empty = chunk::compress(&sc.cparams, &[]).unwrap();
+            sc.insert_chunk(1, empty).unwrap();
+        }
+        assert_eq!(sc.chunksize, 0);
+        let back = SuperChunk::from_frame_bytes(sc.to_frame_bytes().unwrap(), false).unwrap();
+        assert_eq!(back.nchunks(), 3);
+        assert_eq!(back.nbytes, 2 * data(4000, 1).len() as i64);
+        assert_eq!(back.chunk_nbytes(empty_at).unwrap(), 0);
+    }
+}
+
+#[test]
 fn metalayers_and_vlmetalayers_round_trip() {
     let mut sc = SuperChunk::new(cp(8), DParams::default(), Storage::FrameInMemory).unwrap();
     assert_eq!(sc.meta_add("b2nd", b"hello").unwrap(), 0);
