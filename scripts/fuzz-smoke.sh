@@ -4,7 +4,8 @@
 # -timeout=10, starting from the committed seeds (fuzz/corpus/TARGET) and
 # replaying every input that once failed (fuzz/regressions/TARGET).  Fails
 # when any target crashes, times out or runs out of memory (libFuzzer then
-# exits non-zero); the input is left in fuzz/target/smoke/artifacts/TARGET.
+# exits non-zero); the input is left in fuzz/target/smoke/artifacts/TARGET
+# and printed in base64 (its first 64 KiB).
 # Needs clang-19 (CLANG=... picks another) and, for diff_chunk, the
 # reference library (BLOSC2_REF_LIB, default .ref/blosc2/lib/libblosc2.so.9).
 set -euo pipefail
@@ -25,6 +26,15 @@ for t in $(fuzz/build.sh --list); do
       -print_final_stats=1 -artifact_prefix="$SM/artifacts/$t/" "${dirs[@]}" \
       >"$SM/$t.log" 2>&1; then
     tail -n 40 "$SM/$t.log"
+    # The input is printed too: a CI log is all that is left of a run on a
+    # fresh checkout (decode it with `base64 -d > input`, replay it with
+    # `fuzz/target/bin/TARGET input`).
+    for a in "$SM/artifacts/$t"/*; do
+      [[ -f "$a" ]] || continue
+      echo "== input $(basename "$a") ($(stat -c %s "$a") bytes), base64:"
+      head -c 65536 "$a" | base64 -w 0
+      echo
+    done
     failed+=("$t")
   else
     grep -E '^(stat::number_of_executed_units|Done)' "$SM/$t.log" || true
