@@ -10,8 +10,9 @@
      DREP=30 perf record -D 2500 ./one_config LIB 5 3 0 4096 2 1   (decompression only)
 
    DATASET: 0 random 64-bit words, 1 int32 arange, 2 float64 ramp plus small
-   noise, 3 int64 zeros with one word in a hundred set (up to 1e6);
-   typesize 8 for all four, 1 thread. */
+   noise, 3 int64 zeros with one word in a hundred set (up to 1e6), 4 int64
+   ramp in the high bytes ((4 i) << 30, the low three bytes zero: c-blosc2's
+   plugins/filters/int_trunc test data); typesize 8 for all five, 1 thread. */
 #include <blosc2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,9 @@ int main(int argc, char **argv) {
       memcpy(src + 8 * i, pair, 8);
     } else if (dataset == 3) {
       int64_t v = (w % 100 == 0) ? (int64_t)(next_word(&state) % 1000000) : 0;
+      memcpy(src + 8 * i, &v, 8);
+    } else if (dataset == 4) {
+      int64_t v = (int64_t)(4 * i) << 30;
       memcpy(src + 8 * i, &v, 8);
     } else {
       double v = (double)i / (double)(total / 8) * 100.0 + (double)(w >> 40) * 1e-12;

@@ -585,6 +585,15 @@ fn copy_match(out: &mut [u8], op: usize, dist: usize, len: usize) {
                 out.copy_within(src + i..src + i + 16, op + i);
                 i += 16;
             }
+        } else if dist >= 8 {
+            // 8-byte chunks never overlap their own source either (short
+            // matches one or two 8-byte items back are common in integer
+            // data without shuffle).
+            let mut i = 0;
+            while i < len {
+                out.copy_within(src + i..src + i + 8, op + i);
+                i += 8;
+            }
         } else if dist == 1 && len >= 32 {
             let byte = out[src];
             out[op..op + len].fill(byte);

@@ -151,6 +151,28 @@ fn random_and_mixed() {
 }
 
 #[test]
+fn short_matches_one_or_two_items_back() {
+    // Integers without shuffle: matches of a few zero bytes 8 to 15 bytes
+    // back (the 8-byte match copy), for 8-byte and 12-byte items.
+    for width in [8usize, 12] {
+        let data: Vec<u8> = (0..20_000u64)
+            .flat_map(|i| {
+                let mut item = vec![0u8; width];
+                item[3..8].copy_from_slice(&((4 * i) << 6).to_le_bytes()[..5]);
+                item
+            })
+            .collect();
+        let sizes = roundtrip(&data);
+        assert!(sizes.iter().skip(2).all(|&n| n > 0 && n < data.len()), "{sizes:?}");
+        let mut comp = vec![0u8; data.len() + 100];
+        let n = compress(5, &data, &mut comp);
+        let mut slow = vec![0u8; data.len()];
+        assert_eq!(slow_decode(&comp[..n], &mut slow), Some(data.len()));
+        assert_eq!(slow, data);
+    }
+}
+
+#[test]
 fn far_matches() {
     // A compressible body with a random segment repeated at various
     // distances, some beyond the near (8 KiB) and far (72 KiB) windows.
