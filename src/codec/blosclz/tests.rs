@@ -163,7 +163,10 @@ fn short_matches_one_or_two_items_back() {
             })
             .collect();
         let sizes = roundtrip(&data);
-        assert!(sizes.iter().skip(2).all(|&n| n > 0 && n < data.len()), "{sizes:?}");
+        assert!(
+            sizes.iter().skip(2).all(|&n| n > 0 && n < data.len()),
+            "{sizes:?}"
+        );
         let mut comp = vec![0u8; data.len() + 100];
         let n = compress(5, &data, &mut comp);
         let mut slow = vec![0u8; data.len()];
