@@ -84,21 +84,36 @@ impl b2nd_context_t {
     /// # Safety
     /// `st` must be NULL or a valid storage whose non-NULL pointers are valid.
     unsafe fn from_storage(st: *const blosc2_storage) -> b2nd_context_t {
+        let mut ctx = b2nd_context_t::in_memory(cparams_defaults(), None, ArrayParams::default());
         // SAFETY: guaranteed by the caller.
-        let st = unsafe { st.as_ref() };
-        // SAFETY: non-NULL parameter pointers in a storage are valid.
-        let cparams = st.and_then(|s| unsafe { s.cparams.as_ref() }).copied();
-        // SAFETY: as above.
-        let dparams = st.and_then(|s| unsafe { s.dparams.as_ref() }).copied();
-        let cparams = cparams.unwrap_or_else(cparams_defaults);
-        let mut ctx = b2nd_context_t::in_memory(cparams, dparams, ArrayParams::default());
-        ctx.contiguous = st.is_some_and(|s| s.contiguous);
-        // SAFETY: a non-NULL urlpath is a NUL-terminated string.
-        ctx.urlpath = st
-            .and_then(|s| unsafe { c_str(s.urlpath) })
-            .map(CStr::to_owned);
-        ctx.io = st.map_or(std::ptr::null_mut(), |s| s.io);
+        if let Some(st) = unsafe { st.as_ref() } {
+            // SAFETY: as above.
+            unsafe { ctx.take_storage(st) };
+        }
         ctx
+    }
+
+    /// Copy the storage `st` into the context: its contiguity, urlpath and
+    /// I/O backend, and the parameters it points at (those it leaves NULL
+    /// stay as they are).
+    ///
+    /// # Safety
+    /// The pointers in `st` must be NULL or valid.
+    unsafe fn take_storage(&mut self, st: &blosc2_storage) {
+        // SAFETY: guaranteed by the caller; the urlpath is NULL or a
+        // NUL-terminated string.
+        let (urlpath, cparams, dparams) = unsafe {
+            (
+                c_str(st.urlpath).map(CStr::to_owned),
+                st.cparams.as_ref().copied(),
+                st.dparams.as_ref().copied(),
+            )
+        };
+        self.contiguous = st.contiguous;
+        self.io = st.io;
+        self.cparams = cparams.unwrap_or(self.cparams);
+        self.dparams = dparams.or(self.dparams);
+        self.urlpath = urlpath;
     }
 
     /// Make `p` the parameters of the next arrays; the compression
@@ -123,7 +138,7 @@ impl b2nd_context_t {
     /// A `blosc2_storage` pointing at this context's copies (valid while
     /// `self` and `dparams` live and are not moved).
     pub(super) fn storage(
-        &mut self,
+        &self,
         cparams: &mut blosc2_cparams,
         dparams: &mut blosc2_dparams,
     ) -> blosc2_storage {
@@ -158,21 +173,12 @@ impl b2nd_context_t {
         let Some(st) = (unsafe { self.head.b2_storage.as_ref() }) else {
             return;
         };
-        // SAFETY: as above; the urlpath is NULL or a NUL-terminated string.
-        let (urlpath, cparams, dparams) = unsafe {
-            (
-                c_str(st.urlpath).map(CStr::to_owned),
-                st.cparams.as_ref().copied(),
-                st.dparams.as_ref().copied(),
-            )
-        };
-        self.contiguous = st.contiguous;
-        self.io = st.io;
-        self.cparams = cparams.unwrap_or(self.cparams);
-        self.dparams = dparams.or(self.dparams);
-        // The head's urlpath may point into the copy being replaced: it is
-        // pointed at the new one just below.
-        self.urlpath = urlpath;
+        // A copy: `st` may be the head's own storage, rebuilt just below.
+        let st = *st;
+        // SAFETY: as above.
+        unsafe { self.take_storage(&st) };
+        // The head's urlpath may point into the copy just replaced: it is
+        // pointed at the new one here.
         self.refresh_head();
     }
 
@@ -194,15 +200,10 @@ impl b2nd_context_t {
         });
         t.dtype = CString::new(p.dtype.replace('\0', "")).unwrap_or_default();
         t.meta_names = p.metalayers.iter().map(|(n, _)| c_name(n)).collect();
-        t.cparams = self.cparams;
-        t.dparams = self.dparams.unwrap_or_else(dparams_defaults);
-        t.storage = blosc2_storage {
-            contiguous: self.contiguous,
-            urlpath: self.urlpath_ptr(),
-            cparams: &mut t.cparams,
-            dparams: &mut t.dparams,
-            io: self.io,
-        };
+        let HeadTargets {
+            cparams, dparams, ..
+        } = &mut *t;
+        t.storage = self.storage(cparams, dparams);
         let h = &mut self.head;
         let nd = p.shape.len();
         h.ndim = nd as i8;
