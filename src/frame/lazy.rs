@@ -40,8 +40,8 @@ fn nblocks_of(h: &ChunkHeader) -> Result<(usize, usize)> {
 /// The compressed size of each block of a chunk with header `h`, as a lazy
 /// chunk's trailer holds them: the distance from a block's start to the next
 /// one in the chunk (or to its end); the block sizes for a plain copy.
-/// `head` holds the header and, unless the chunk is a plain copy, the block
-/// starts.
+/// `head` starts with the header and, unless the chunk is a plain copy, the
+/// block starts.
 fn block_csizes(h: &ChunkHeader, head: &[u8], nblocks: usize, leftover: usize) -> Vec<i32> {
     let mut csizes = vec![0i32; nblocks];
     if h.flags & FLAG_MEMCPYED != 0 {
@@ -142,7 +142,7 @@ impl Frame {
         };
         out[trailer_at..trailer_at + 4].copy_from_slice(&nchunk.to_le_bytes());
         out[trailer_at + 4..trailer_at + 12].copy_from_slice(&where_.to_le_bytes());
-        let csizes = block_csizes(&h, &out[..trailer_at], nblocks, leftover);
+        let csizes = block_csizes(&h, &out, nblocks, leftover);
         let cs_at = total - bstarts_len;
         for (j, c) in csizes.iter().enumerate() {
             out[cs_at + 4 * j..cs_at + 4 * j + 4].copy_from_slice(&c.to_le_bytes());
@@ -188,16 +188,10 @@ impl Frame {
         // The block sizes of the trailer must be the chunk's (the reference
         // reads the blocks through them and refuses a lazy chunk whose sizes
         // cannot hold its blocks).
-        let memcpyed = h.flags & FLAG_MEMCPYED != 0;
-        if !memcpyed && full.len() < t {
+        if h.flags & FLAG_MEMCPYED == 0 && full.len() < t {
             return Err(Error::InvalidHeader);
         }
-        let head = if memcpyed {
-            &full[..EXTENDED_HEADER_LENGTH]
-        } else {
-            &full[..t]
-        };
-        let csizes = block_csizes(&h, head, nblocks, leftover);
+        let csizes = block_csizes(&h, &full, nblocks, leftover);
         let trailer = lazy[t + 12..t + 12 + 4 * nblocks].chunks_exact(4);
         if !csizes
             .iter()
