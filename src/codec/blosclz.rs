@@ -560,6 +560,19 @@ const STRIDE16: [usize; 16] = [
     16, 16, 16, 15, 16, 15, 12, 14, 16, 9, 10, 11, 12, 13, 14, 15,
 ];
 
+/// Copies `len` bytes from `src` to `op` inside `out` in fixed `STEP`-byte
+/// moves (up to `STEP - 1` bytes past `op + len` are written).  With
+/// `op - src >= STEP` no move overlaps its own source, and each reads only
+/// bytes already in place, so overlapping matches repeat as they should.
+#[inline(always)]
+fn copy_in_steps<const STEP: usize>(out: &mut [u8], src: usize, op: usize, len: usize) {
+    let mut i = 0;
+    while i < len {
+        out.copy_within(src + i..src + i + STEP, op + i);
+        i += STEP;
+    }
+}
+
 /// Copies `len` bytes inside `out` from `dist` bytes behind `op` to `op`,
 /// with LZ77 semantics (an overlapping source repeats the pattern).
 /// Requires `1 <= dist <= op` and `op + len <= out.len()`; up to 31 bytes
@@ -572,28 +585,13 @@ fn copy_match(out: &mut [u8], op: usize, dist: usize, len: usize) {
             // Long and not overlapping its source: one memmove.
             out.copy_within(src..src + len, op);
         } else if dist >= 32 && out.len() - op >= len + 32 {
-            // Chunks never overlap their own source.
-            let mut i = 0;
-            while i < len {
-                out.copy_within(src + i..src + i + 32, op + i);
-                i += 32;
-            }
+            copy_in_steps::<32>(out, src, op, len);
         } else if dist >= 16 {
-            // Chunks never overlap their own source.
-            let mut i = 0;
-            while i < len {
-                out.copy_within(src + i..src + i + 16, op + i);
-                i += 16;
-            }
+            copy_in_steps::<16>(out, src, op, len);
         } else if dist >= 8 {
-            // 8-byte chunks never overlap their own source either (short
-            // matches one or two 8-byte items back are common in integer
-            // data without shuffle).
-            let mut i = 0;
-            while i < len {
-                out.copy_within(src + i..src + i + 8, op + i);
-                i += 8;
-            }
+            // Short matches one or two 8-byte items back are common in
+            // integer data without shuffle.
+            copy_in_steps::<8>(out, src, op, len);
         } else if dist == 1 && len >= 32 {
             let byte = out[src];
             out[op..op + len].fill(byte);
