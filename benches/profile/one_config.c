@@ -12,7 +12,8 @@
    DATASET: 0 random 64-bit words, 1 int32 arange, 2 float64 ramp plus small
    noise, 3 int64 zeros with one word in a hundred set (up to 1e6), 4 int64
    ramp in the high bytes ((4 i) << 30, the low three bytes zero: c-blosc2's
-   plugins/filters/int_trunc test data); typesize 8 for all five, 1 thread. */
+   plugins/filters/int_trunc test data); typesize 8 for all five unless the
+   environment's TYPESIZE says otherwise, 1 thread. */
 #include <blosc2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,7 +35,8 @@ int main(int argc, char **argv) {
   size_t chunk = (size_t)atoi(argv[5]) * 1024;
   int dataset = atoi(argv[6]), iters = atoi(argv[7]);
   int drep = getenv("DREP") ? atoi(getenv("DREP")) : 1;
-  if (chunk == 0 || iters < 1 || drep < 1) return 2;
+  int typesize = getenv("TYPESIZE") ? atoi(getenv("TYPESIZE")) : 8;
+  if (chunk == 0 || iters < 1 || drep < 1 || typesize < 1 || typesize > 255) return 2;
 
   const size_t total = (size_t)64 << 20;
   const size_t nchunks = total / chunk, slot = chunk + BLOSC2_MAX_OVERHEAD;
@@ -64,7 +66,7 @@ int main(int argc, char **argv) {
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
   cp.compcode = (uint8_t)codec;
   cp.clevel = (uint8_t)clevel;
-  cp.typesize = 8;
+  cp.typesize = typesize;
   cp.nthreads = 1;
   cp.filters[BLOSC2_MAX_FILTERS - 1] = (uint8_t)filter;
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
