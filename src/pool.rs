@@ -130,6 +130,13 @@ pub fn run(nthreads: usize, njobs: usize, job: &(dyn Fn(usize, usize) + Sync)) {
 /// Counts the parallel runs started; a lingering worker stops when it moves.
 static RUNS: AtomicUsize = AtomicUsize::new(0);
 
+/// Send the lingering workers back to sleep now: for a caller about to time
+/// work it does alone, which spinning workers would slow down (they share
+/// the core's caches, or the core itself where two logical CPUs share one).
+pub fn stop_lingering() {
+    RUNS.fetch_add(1, Ordering::Relaxed);
+}
+
 /// The longest a caller spins waiting for its helpers, and a worker spins
 /// waiting for the next run, before falling back to rayon's sleeping waits.
 const SPIN: Duration = Duration::from_micros(100);

@@ -13,7 +13,10 @@
 //! decoding it, and takes the quicker way; the other way is tried now and
 //! then (a [`TRIAL`] of a few blocks), so that the estimates follow the
 //! data and the machine, and less often while the trials keep confirming
-//! the choice.
+//! the choice.  When the blocks decoded the preferred way start taking a
+//! clearly different time (other data, another chunk shape), the other
+//! way's estimate is stale: it is measured again at once, and that trial
+//! replaces it instead of nudging it.
 //! Blocks estimated under [`pays`]'s threshold are never shared: their
 //! streams decode faster than any core seen so far takes to hand them over.
 
@@ -54,6 +57,14 @@ struct Estimates {
     /// number.
     trial_ns: u64,
     trial_n: u32,
+    /// Consecutive samples of the preferred way far above (positive) or
+    /// far below (negative) `anchor`, its estimate when the first of them
+    /// came; at [`DRIFT`] either way the data changed.
+    drift: i8,
+    anchor: u32,
+    /// The way not preferred is due for a trial whose mean replaces its
+    /// estimate (it was measured on other data).
+    stale: bool,
 }
 
 impl Estimates {
@@ -63,6 +74,9 @@ impl Estimates {
         calls: 0,
         trial_ns: 0,
         trial_n: 0,
+        drift: 0,
+        anchor: 0,
+        stale: false,
     };
 
     /// The way taken outside trials, for a block of `bsize` bytes.
@@ -90,6 +104,13 @@ const SAMPLE: u32 = 8;
 /// [`SAMPLE`]).
 const MIN_EXPLORE: u32 = 5;
 const MAX_EXPLORE: u32 = 10;
+
+/// A sample over 1.5 times its estimate ([`FAR`] as a fraction), or
+/// under the estimate divided by 1.5, is far from it; [`DRIFT`]
+/// far samples in a row, all above or all below, mean the blocks changed,
+/// where a single one is an interrupt or a page fault.
+const FAR: (u64, u64) = (3, 2);
+const DRIFT: i8 = 2;
 
 /// Calls in a trial; the second half of them is timed and their mean time
 /// is one sample.  The first calls after a switch are not representative:
@@ -197,7 +218,10 @@ fn update(est: &mut Estimates, pick: Pick, bsize: usize, ns: Option<u64>) {
     };
     let before = est.preferred(bsize);
     match pick.trial {
-        Trial::No => record(est, pick.way, bsize, ns),
+        Trial::No => {
+            watch_drift(est, pick.way, bsize, ns);
+            record(est, pick.way, bsize, ns);
+        }
         Trial::First | Trial::Within => {
             est.trial_ns += ns;
             est.trial_n += 1;
@@ -205,6 +229,10 @@ fn update(est: &mut Estimates, pick: Pick, bsize: usize, ns: Option<u64>) {
         }
         Trial::Last => {
             let mean = (est.trial_ns + ns) / (est.trial_n + 1) as u64;
+            if est.stale {
+                est.ns[pick.way] = 0;
+                est.stale = false;
+            }
             record(est, pick.way, bsize, mean);
             // A period that restarts mid-window (the preference changed)
             // begins a trial without its first call: start it from zero.
@@ -221,6 +249,56 @@ fn update(est: &mut Estimates, pick: Pick, bsize: usize, ns: Option<u64>) {
     };
 }
 
+/// Count a sample of the way taken outside trials that lies far from its
+/// estimate; after [`DRIFT`] of them in a row on the same side, the other
+/// way's estimate no longer describes these blocks: it is marked stale
+/// and its trial starts with the next call (unless the other way is not
+/// worth trying for such blocks, or has no estimate yet).
+fn watch_drift(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
+    let kib = (bsize / 1024).max(1) as u64;
+    let sample = ns / kib;
+    // Against the estimate the drift started from: the estimate itself
+    // follows the samples (down by half at each), so that a lasting change
+    // of 2x would otherwise look far only once.
+    let old = if est.drift == 0 {
+        est.ns[way]
+    } else {
+        est.anchor
+    } as u64;
+    let side = if old == 0 {
+        0
+    } else if sample * FAR.1 > old * FAR.0 {
+        1
+    } else if sample * FAR.0 < old * FAR.1 {
+        -1
+    } else {
+        0
+    };
+    est.drift = match side {
+        0 => 0,
+        s if est.drift.signum() == s => est.drift + s,
+        s => {
+            est.anchor = est.ns[way];
+            s
+        }
+    };
+    if est.drift.abs() < DRIFT {
+        return;
+    }
+    est.drift = 0;
+    if est.ns[1 - way] == 0 || !pays(est.ns[SERIAL], bsize) {
+        return;
+    }
+    est.stale = true;
+    // The next call is the first of a trial (`update` has counted this
+    // call already).
+    let period = 1u32 << est.explore;
+    let start = period - TRIAL;
+    if est.calls & (period - 1) < start {
+        est.calls = (est.calls & !(period - 1)) + start;
+    }
+}
+
 /// Decode the single block of `p` into `out`, on this thread or shared
 /// with `nthreads - 1` helpers, whichever has been quicker.
 pub(super) fn decode(
@@ -234,6 +312,11 @@ pub(super) fn decode(
     let bsize = out.len();
     let mut est = COST.with(|c| c[slot].get());
     let pick = choose(&est, bsize);
+    if pick.way == SERIAL && pick.trial == Trial::First {
+        // Time the serial way as it runs outside trials: without helpers
+        // still spinning from the last shared block.
+        crate::pool::stop_lingering();
+    }
     let start = pick.timed.then(Instant::now);
     let done = if pick.way == SHARED {
         shared(p, dparams, out, nthreads, scratch)
@@ -529,6 +612,81 @@ mod tests {
         }
         assert!(calls > 1 << MAX_EXPLORE, "switched after {calls} calls");
         assert_eq!(est.explore, MIN_EXPLORE);
+    }
+
+    #[test]
+    fn other_blocks_are_measured_again_at_once() {
+        let big = 64 << 10;
+        // Long on blocks that decode slowly, where sharing wins by far: the
+        // trials of the serial way have become rare.
+        let mut est = Estimates::NEW;
+        simulate(&mut est, 1 << 14, 2000, 600);
+        assert_eq!(est.preferred(big), SHARED);
+        assert_eq!(est.explore, MAX_EXPLORE);
+        // Then blocks that decode quickly and lose when shared: two far
+        // samples of the shared way (one per SAMPLE calls), one trial of
+        // the serial way, whose mean replaces the old estimate.
+        let mut calls = 0;
+        while est.preferred(big) == SHARED {
+            simulate(&mut est, 1, 160, 265);
+            calls += 1;
+            assert!(calls <= 4 * SAMPLE, "still shared after {calls} calls");
+        }
+        assert_eq!(est.ns[SERIAL], 160);
+        assert_eq!(est.explore, MIN_EXPLORE);
+        // A change of half the time is as plain: from blocks where sharing
+        // wins a little to blocks that take half as long shared and a
+        // fifth as long serial.
+        let mut est = Estimates::NEW;
+        simulate(&mut est, 1 << 14, 730, 600);
+        assert_eq!(est.preferred(big), SHARED);
+        let mut calls = 0;
+        while est.preferred(big) == SHARED {
+            simulate(&mut est, 1, 150, 300);
+            calls += 1;
+            assert!(calls <= 4 * SAMPLE, "still shared after {calls} calls");
+        }
+        // And back: long on the quick blocks (serial preferred), then the
+        // slow ones again.
+        simulate(&mut est, 1 << 14, 160, 265);
+        assert_eq!(est.preferred(big), SERIAL);
+        assert_eq!(est.explore, MAX_EXPLORE);
+        // (Here the serial estimate alone, rising, makes sharing look
+        // quicker; the shared estimate, from the quick blocks, catches up
+        // with the samples of the shared way.)
+        let mut calls = 0;
+        while est.preferred(big) == SERIAL {
+            simulate(&mut est, 1, 2000, 600);
+            calls += 1;
+            assert!(calls <= 4 * SAMPLE, "still serial after {calls} calls");
+        }
+        simulate(&mut est, 16 * SAMPLE, 2000, 600);
+        let [serial, shared] = est.ns;
+        assert!((1600..=2400).contains(&serial), "{:?}", est.ns);
+        assert!((480..=720).contains(&shared), "{:?}", est.ns);
+    }
+
+    #[test]
+    fn lone_slow_blocks_start_no_trial() {
+        let big = 64 << 10;
+        let mut est = Estimates::NEW;
+        simulate(&mut est, 1 << 14, 200, 300);
+        assert_eq!(est.explore, MAX_EXPLORE);
+        // One timed block in four takes 2.5 times as long (an interrupt,
+        // a page fault), never two in a row: no trial starts early.
+        let mut nshared = 0;
+        let mut timed = 0;
+        for _ in 0..1 << MAX_EXPLORE {
+            let pick = choose(&est, big);
+            nshared += (pick.way == SHARED) as u32;
+            let ns = if pick.way == SHARED { 300 } else { 200 };
+            let slow = pick.timed && pick.trial == Trial::No && timed % 4 == 3;
+            timed += (pick.timed && pick.trial == Trial::No) as u32;
+            let ns = if slow { 5 * ns / 2 } else { ns };
+            update(&mut est, pick, big, pick.timed.then_some(ns * 64));
+        }
+        assert!(nshared <= TRIAL, "{nshared} blocks shared");
+        assert!(!est.stale);
     }
 
     #[test]
