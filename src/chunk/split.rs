@@ -133,20 +133,23 @@ pub(super) fn splittable(p: &Parsed) -> bool {
 }
 
 /// Whether sharing a block of `bsize` bytes estimated at `ns_per_kib` on
-/// one thread may pay: it must take longer than a fixed cost (waking a
-/// helper, about 2 us) plus a cost per byte (moving the helper's streams
-/// between cores).  With two threads a block saves about half its stream
-/// time, so the break-even sits near twice that cost: with 64 KiB chunks,
-/// blocks that decode in about 3 us lose when shared, those of 7.5 us and
-/// more gain (see docs/performance.md).  Above the threshold the two
-/// estimates decide.
+/// one thread may pay: it must take longer than a fixed cost (waking
+/// helpers, waiting for the last of them) plus a cost per byte (moving the
+/// helpers' streams between cores).  With two threads a block saves at
+/// most half its stream time, and the filter still runs on one.  The fixed
+/// part is that of the slowest machines seen: on one, 64 KiB blocks that
+/// decode in 7.5 us gained when shared, on others blocks of 10 us lost a
+/// third of their speed (see docs/performance.md); a block below the
+/// threshold gives up a few microseconds at most where sharing would have
+/// paid.  Above the threshold the two estimates decide.
 fn pays(ns_per_kib: u32, bsize: usize) -> bool {
     let kib = (bsize / 1024) as u64;
     ns_per_kib as u64 * kib >= FIXED_NS + PER_KIB_NS * kib
 }
 
-/// The two parts of [`pays`]'s threshold (7.2 us for a 64 KiB block).
-const FIXED_NS: u64 = 3000;
+/// The two parts of [`pays`]'s threshold (13.2 us for a 64 KiB block,
+/// 25.6 us for 256 KiB).
+const FIXED_NS: u64 = 9000;
 const PER_KIB_NS: u64 = 65;
 
 fn record(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
@@ -415,6 +418,12 @@ mod tests {
     use crate::codec;
     use crate::format::header::{BITSHUFFLE, DELTA, NOFILTER, SHUFFLE};
 
+    /// The block size of the simulations, in bytes and KiB: big enough
+    /// that a block estimated at 120 ns per KiB pays sharing, and one at
+    /// 100 does not.
+    const BIG: usize = 256 << 10;
+    const KIB: u64 = (BIG / 1024) as u64;
+
     /// Items whose low bytes vary and high bytes repeat, as in real arrays.
     fn data(n: usize, typesize: usize) -> Vec<u8> {
         let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -541,16 +550,16 @@ mod tests {
     #[test]
     fn estimate_follows_the_samples() {
         let mut est = Estimates::NEW;
-        let big = 64 << 10;
-        record(&mut est, SERIAL, big, 64 * 100);
+        let big = BIG;
+        record(&mut est, SERIAL, big, KIB * 100);
         assert_eq!(est.ns, [100, 0]);
         // An outlier moves it up by a quarter, a quick block down by half.
-        record(&mut est, SERIAL, big, 64 * 500);
+        record(&mut est, SERIAL, big, KIB * 500);
         assert_eq!(est.ns, [200, 0]);
-        record(&mut est, SERIAL, big, 64 * 100);
+        record(&mut est, SERIAL, big, KIB * 100);
         assert_eq!(est.ns, [150, 0]);
         assert_eq!(est.preferred(big), SERIAL);
-        record(&mut est, SHARED, big, 64 * 90);
+        record(&mut est, SHARED, big, KIB * 90);
         assert_eq!(est.ns, [150, 90]);
         assert_eq!(est.preferred(big), SHARED);
         assert!(!pays(100, big));
@@ -562,20 +571,20 @@ mod tests {
     /// `serial` ns per KiB and the shared way `shared`; returns how many
     /// were shared.
     fn simulate(est: &mut Estimates, calls: u32, serial: u64, shared: u64) -> u32 {
-        let big = 64 << 10;
+        let big = BIG;
         let mut nshared = 0;
         for _ in 0..calls {
             let pick = choose(est, big);
             let ns = if pick.way == SHARED { shared } else { serial };
             nshared += (pick.way == SHARED) as u32;
-            update(est, pick, big, pick.timed.then_some(ns * 64));
+            update(est, pick, big, pick.timed.then_some(ns * KIB));
         }
         nshared
     }
 
     #[test]
     fn the_quicker_way_wins_and_the_other_is_tried() {
-        let big = 64 << 10;
+        let big = BIG;
         // No sample yet: a timed serial decode first.
         let mut est = Estimates::NEW;
         assert_eq!(choose(&est, big).way, SERIAL);
@@ -616,7 +625,7 @@ mod tests {
 
     #[test]
     fn other_blocks_are_measured_again_at_once() {
-        let big = 64 << 10;
+        let big = BIG;
         // Long on blocks that decode slowly, where sharing wins by far: the
         // trials of the serial way have become rare.
         let mut est = Estimates::NEW;
@@ -668,7 +677,7 @@ mod tests {
 
     #[test]
     fn lone_slow_blocks_start_no_trial() {
-        let big = 64 << 10;
+        let big = BIG;
         let mut est = Estimates::NEW;
         simulate(&mut est, 1 << 14, 200, 300);
         assert_eq!(est.explore, MAX_EXPLORE);
@@ -683,7 +692,7 @@ mod tests {
             let slow = pick.timed && pick.trial == Trial::No && timed % 4 == 3;
             timed += (pick.timed && pick.trial == Trial::No) as u32;
             let ns = if slow { 5 * ns / 2 } else { ns };
-            update(&mut est, pick, big, pick.timed.then_some(ns * 64));
+            update(&mut est, pick, big, pick.timed.then_some(ns * KIB));
         }
         assert!(nshared <= TRIAL, "{nshared} blocks shared");
         assert!(!est.stale);
@@ -691,7 +700,7 @@ mod tests {
 
     #[test]
     fn a_trial_is_judged_on_its_second_half() {
-        let big = 64 << 10;
+        let big = BIG;
         let mut est = Estimates {
             ns: [200, 300],
             ..Estimates::NEW
@@ -706,7 +715,7 @@ mod tests {
                 (SHARED, _) => 100,
                 _ => 200,
             };
-            update(&mut est, pick, big, pick.timed.then_some(ns * 64));
+            update(&mut est, pick, big, pick.timed.then_some(ns * KIB));
         }
         assert_eq!(est.ns, [200, 200]);
         // One more trial at 100 and sharing is preferred.
@@ -721,7 +730,7 @@ mod tests {
         for i in 0..TRIAL {
             let pick = choose(&est, big);
             assert_eq!(pick.way, SHARED);
-            let ns = (pick.timed && i != 5).then_some(150 * 64);
+            let ns = (pick.timed && i != 5).then_some(150 * KIB);
             update(&mut est, pick, big, ns);
         }
         assert_eq!(est.ns, [200, 225]);
