@@ -105,6 +105,7 @@ mod imp {
         static LIBDEFLATE: RefCell<Option<(i32, Compressor)>> = const { RefCell::new(None) };
         static DECOMPRESSOR: RefCell<Option<Decompressor>> = const { RefCell::new(None) };
         static PROBE: RefCell<Option<(Compressor, Vec<u8>)>> = const { RefCell::new(None) };
+        static SPILL: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
     }
 
     /// Runs `f` on this thread's kept state in `key`; `None` when that state is
@@ -152,11 +153,42 @@ mod imp {
                     ended: false,
                 }),
             };
-            let n = run(&mut k.stream, src, dest);
-            k.ended = n > 0;
+            let (n, ended) = run_to_end(&mut k.stream, src, dest);
+            k.ended = ended;
             n
         })
         .unwrap_or_else(|| fresh(level, src, dest))
+    }
+
+    /// Runs a kept stream to its end even when `dest` may be too small for
+    /// it, so that the stream can be kept: the output goes to a buffer of
+    /// zlib's bound for `src` and is copied to `dest` when it fits.
+    /// (Blocks that do not fit, incompressible ones, are common; a
+    /// stream stopped half-way could not be reused, and a new one costs the
+    /// allocation and clearing of its tables.)  Returns the stream's size
+    /// (0 when it does not fit) and whether the stream ended.
+    fn run_to_end(d: &mut Deflate, src: &[u8], dest: &mut [u8]) -> (usize, bool) {
+        let bound = zlib_rs::compress_bound(src.len());
+        if dest.len() >= bound {
+            let n = run(d, src, dest);
+            return (n, n > 0);
+        }
+        with_kept(&SPILL, |slot| {
+            let out = slot.get_or_insert_with(Vec::new);
+            if out.len() < bound {
+                out.resize(bound, 0);
+            }
+            let n = run(d, src, &mut out[..bound]);
+            let fits = n > 0 && n <= dest.len();
+            if fits {
+                dest[..n].copy_from_slice(&out[..n]);
+            }
+            (if fits { n } else { 0 }, n > 0)
+        })
+        .unwrap_or_else(|| {
+            let n = run(d, src, dest);
+            (n, n > 0)
+        })
     }
 
     fn new_compressor(level: i32) -> Option<Compressor> {
@@ -487,11 +519,17 @@ mod tests {
                 rng.gen_range(1..imp::LIBDEFLATE_FROM)
             };
             let src = data(&mut rng, len);
-            // Sometimes too little room, leaving the kept stream half-way.
-            let room = if rng.gen_bool(0.1) {
-                len / 3
-            } else {
-                len + len / 8 + 64
+            // Sometimes too little room, sometimes exactly the stream's
+            // size or one byte less.
+            let exact = || {
+                let mut full = vec![0u8; zlib_rs::compress_bound(len)];
+                imp::fresh(level, &src, &mut full)
+            };
+            let room = match rng.gen_range(0..20) {
+                0 | 1 => len / 3,
+                2 => exact(),
+                3 => exact() - 1,
+                _ => len + len / 8 + 64,
             };
             let mut a = vec![0u8; room];
             let mut b = vec![0u8; room];
