@@ -164,6 +164,16 @@ impl Scan for Narrow {
 /// encoder works with (it always overshoots a mismatch by one byte).
 #[inline(always)]
 fn scan_match<S: Scan>(scan: S, buf: &[u8], mut pos: usize, dist: usize, bound: usize) -> usize {
+    if S::WIDTH > 0 && pos + 8 <= bound {
+        // Many matches end within 8 more bytes (values whose low or high
+        // bytes repeat): one 64-bit compare settles those before any vector
+        // is loaded.
+        let a = read_u64(buf, pos) ^ read_u64(buf, pos - dist);
+        if a != 0 {
+            return pos + (a.trailing_zeros() / 8) as usize + 1;
+        }
+        pos += 8;
+    }
     if S::WIDTH > 0 && S::LONG > 0 && pos + S::WIDTH <= bound {
         // Most matches end within the first bytes: one narrower step first.
         if let Some(k) = scan.mismatch(buf, pos, dist) {
