@@ -52,7 +52,11 @@
 //! - zlib-rs 0.6.8's `reset` leaves `block_open` set when the previous stream
 //!   stopped half-way (output full), and the next level-1 stream then lacks a
 //!   block header (a corrupt stream, which tests/interop_reference.rs
-//!   catches); such a stream is dropped instead of reused (`ended`).
+//!   catches). So a kept stream always runs to its end, into a buffer of
+//!   zlib's bound for the input when the destination may be too small
+//!   (`run_to_end`: incompressible blocks are common and would otherwise
+//!   cost a new stream each), and one that still stopped half-way is
+//!   dropped instead of reused (`ended`).
 //! - `prev` is only read along hash chains, which only visit positions the
 //!   stream inserted, whose `prev` entries it wrote.
 //! - The window keeps the previous input past the end of this one. zlib-rs
