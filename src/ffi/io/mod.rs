@@ -189,6 +189,20 @@ pub(crate) fn engine_io(io: &blosc2_io) -> Result<crate::io::Io> {
     Ok(Arc::new(CallbackIo::for_io(io).ok_or(Error::PluginIo)?))
 }
 
+/// Run `open` on the engine backend `io` selects; when that fails (an
+/// unknown backend included), the backend's destroy callback runs, as the
+/// reference's does when an open fails.
+pub(crate) fn open_through<T>(
+    io: &blosc2_io,
+    open: impl FnOnce(crate::io::Io) -> Result<T>,
+) -> Result<T> {
+    let opened = engine_io(io).and_then(open);
+    if opened.is_err() {
+        destroy_io(io);
+    }
+    opened
+}
+
 /// Call the destroy callback of `io` (as the reference does when a
 /// super-chunk goes away or an open fails).
 pub(crate) fn destroy_io(io: &blosc2_io) -> c_int {
