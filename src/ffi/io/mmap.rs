@@ -21,7 +21,7 @@ impl blosc2_stdio_mmap {
     }
 
     /// Make this struct describe the mapping `v`.
-    fn record(&mut self, v: &CallerMapping) {
+    pub(crate) fn record(&mut self, v: &CallerMapping) {
         self.addr = v.addr as *mut c_char;
         self.file_size = v.file_size;
         self.mapping_size = v.mapping_size;
