@@ -334,6 +334,25 @@ mod tests {
     }
 
     #[test]
+    fn a_new_context_takes_the_storage_typesize_and_sizes_its_blocks() {
+        let mut cp = cparams_defaults();
+        cp.typesize = 8;
+        // SAFETY: all-zero is a valid blosc2_storage (NULL pointers).
+        let mut st: blosc2_storage = unsafe { std::mem::zeroed() };
+        st.cparams = &mut cp;
+        let make = |ts| ArrayParams::new(&[10], &[5], &[5], None, 0, ts, Vec::new());
+        // SAFETY: st points at a live cparams and NULL otherwise.
+        let ctx = unsafe { b2nd_context_t::with_params(&st, make) }.unwrap();
+        assert_eq!(ctx.cparams.typesize, 8);
+        assert_eq!(ctx.cparams.blocksize, ctx.params.blocksize(8).unwrap());
+        assert_eq!(&ctx.head.shape[..2], &[10, 0]);
+        let refused = |_| Err(Error::InvalidParam);
+        // SAFETY: NULL storage: the defaults.
+        let made = unsafe { b2nd_context_t::with_params(std::ptr::null(), refused) };
+        assert_eq!(made.err(), Some(Error::InvalidParam));
+    }
+
+    #[test]
     fn storage_written_through_the_head_is_the_one_used() {
         let p = ArrayParams::new(&[4], &[2], &[1], None, 0, 1, Vec::new()).unwrap();
         let mut ctx = Box::new(b2nd_context_t::in_memory(cparams_defaults(), None, p));

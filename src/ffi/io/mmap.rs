@@ -209,3 +209,34 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_destroy(params: *mut c_void) -> c_int
         status(closed)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::mmap::MmapMode;
+
+    #[test]
+    fn the_callers_struct_asks_records_and_forgets_an_open() {
+        let dir = std::env::temp_dir().join(format!("b2ffimmap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = CString::new(dir.join("m.bin").as_os_str().as_bytes()).unwrap();
+        let mut m = crate::ffi::api::blosc2_get_blosc2_stdio_mmap_defaults();
+        m.mode = c"w+".as_ptr();
+        // SAFETY: the struct's strings are NULL or static.
+        let r = unsafe { m.request(&path) };
+        assert_eq!((r.mode, r.recorded_path), (Some("w+"), None));
+        assert_eq!(r.initial_mapping_size, m.initial_mapping_size);
+        let f = MmapFile::open(Path::new(os_str(&path)), MmapMode::parse("w+").unwrap(), 64);
+        assert_eq!(m.publish(&path, &f.unwrap()), Ok(()));
+        assert!(m.mode.is_null() && !m.addr.is_null() && m.fd >= 0);
+        assert!(m.access_flags >= 0 && m.map_flags >= 0);
+        // SAFETY: urlpath is the copy publish made.
+        unsafe {
+            assert_eq!(CStr::from_ptr(m.urlpath), path.as_c_str());
+            assert_eq!(m.request(&path).recorded_path, Some(os_str(&path)));
+            m.forget_open();
+        }
+        assert!(m.urlpath.is_null() && m.addr.is_null() && m.file.is_null());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

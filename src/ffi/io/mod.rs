@@ -351,6 +351,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_open_runs_on_the_selected_backend_or_fails_for_unknown_ids() {
+        let mut io = crate::ffi::api::blosc2_get_blosc2_io_defaults();
+        assert_eq!(open_through(&io, |_| Ok(7)), Ok(7));
+        assert_eq!(
+            open_through(&io, |_| Err::<(), _>(Error::FileOpen)),
+            Err(Error::FileOpen)
+        );
+        io.id = 200;
+        let never = |_| -> Result<()> { unreachable!() };
+        assert_eq!(open_through(&io, never), Err(Error::PluginIo));
+    }
+
+    #[test]
     fn requests_name_their_byte_range_or_nothing() {
         assert_eq!(request_range(4, 3, 10), Some(10..22));
         assert_eq!(request_range(0, 3, 5), Some(5..5));

@@ -352,3 +352,33 @@ pub unsafe extern "C" fn blosc2_schunk_frame_len(schunk: *mut blosc2_schunk) -> 
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, |h| Ok(h.sc.frame_len())) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_records_the_storage_parameters_or_ours_without_threads() {
+        let mut theirs = cparams_defaults();
+        theirs.clevel = 9;
+        // SAFETY: all-zero is a valid blosc2_storage (NULL pointers).
+        let mut st: blosc2_storage = unsafe { std::mem::zeroed() };
+        // SAFETY: no pointer set: no parameters, in memory.
+        let none = unsafe { StorageArg::read(&st) };
+        assert_eq!(none.engine_cparams().map(|c| c.is_none()), Ok(true));
+        let mut ours = cparams_defaults();
+        (ours.nthreads, ours.clevel) = (4, 3);
+        let c = none.cparams_of_copy(ours, 2048);
+        assert_eq!((c.nthreads, c.blocksize, c.clevel), (0, 2048, 3));
+        st.cparams = &mut theirs;
+        // SAFETY: st points at a live cparams.
+        let named = unsafe { StorageArg::read(&st) };
+        assert_eq!(named.cparams_of_copy(ours, 2048).clevel, 9);
+        assert_eq!(named.engine_cparams().unwrap().map(|c| c.clevel), Some(9));
+        theirs.filters[0] = 40;
+        st.cparams = &mut theirs;
+        // SAFETY: as above.
+        let bad = unsafe { StorageArg::read(&st) };
+        assert_eq!(bad.engine_cparams().err(), Some(Error::InvalidParam));
+    }
+}
