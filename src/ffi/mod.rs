@@ -28,6 +28,12 @@ pub(crate) fn guarded(f: impl FnOnce() -> crate::Result<usize>) -> i32 {
     guard(crate::error::Error::Failure.code(), || code(f()))
 }
 
+/// Run `f` under [`guard`] for a function returning a pointer: an error
+/// or a panic is NULL.
+pub(crate) fn guarded_ptr<T>(f: impl FnOnce() -> crate::Result<*mut T>) -> *mut T {
+    guard(std::ptr::null_mut(), || f().unwrap_or(std::ptr::null_mut()))
+}
+
 /// Map an engine result to the C convention (size or negative code).
 pub(crate) fn code(r: crate::Result<usize>) -> i32 {
     match r {

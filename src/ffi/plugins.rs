@@ -41,6 +41,22 @@ unsafe impl Send for CCodec {}
 // SAFETY: see above.
 unsafe impl Sync for CCodec {}
 
+impl CCodec {
+    /// The engine's registration of the C codec `c`, named `name`.
+    fn registration(c: &blosc2_codec, name: String) -> RegisteredCodec {
+        RegisteredCodec {
+            compcode: c.compcode,
+            name,
+            complib: c.complib,
+            version: c.version,
+            plugin: Arc::new(CCodec {
+                encoder: c.encoder,
+                decoder: c.decoder,
+            }),
+        }
+    }
+}
+
 /// A C codec callback, encoder (`P` = `blosc2_cparams`) or decoder
 /// (`blosc2_dparams`).
 type CodecFn<P> =
@@ -89,6 +105,21 @@ struct CFilter {
 unsafe impl Send for CFilter {}
 // SAFETY: as for CCodec.
 unsafe impl Sync for CFilter {}
+
+impl CFilter {
+    /// The engine's registration of the C filter `f`, named `name`.
+    fn registration(f: &blosc2_filter, name: String) -> RegisteredFilter {
+        RegisteredFilter {
+            id: f.id,
+            name,
+            version: f.version,
+            plugin: Arc::new(CFilter {
+                forward: f.forward,
+                backward: f.backward,
+            }),
+        }
+    }
+}
 
 /// A C filter callback, forward (`P` = `blosc2_cparams`) or backward
 /// (`blosc2_dparams`).
@@ -156,35 +187,14 @@ unsafe fn register_from<T>(
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_codec(codec: *mut blosc2_codec) -> c_int {
-    let register = |c: &blosc2_codec, name| {
-        codec::register(RegisteredCodec {
-            compcode: c.compcode,
-            name,
-            complib: c.complib,
-            version: c.version,
-            plugin: Arc::new(CCodec {
-                encoder: c.encoder,
-                decoder: c.decoder,
-            }),
-        })
-    };
+    let register = |c: &blosc2_codec, name| codec::register(CCodec::registration(c, name));
     // SAFETY: codec is NULL or a valid blosc2_codec (blosc2.h).
     unsafe { register_from(codec, |c| c.compname, register) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_register_filter(filter: *mut blosc2_filter) -> c_int {
-    let register = |f: &blosc2_filter, name| {
-        user_filter::register(RegisteredFilter {
-            id: f.id,
-            name,
-            version: f.version,
-            plugin: Arc::new(CFilter {
-                forward: f.forward,
-                backward: f.backward,
-            }),
-        })
-    };
+    let register = |f: &blosc2_filter, name| user_filter::register(CFilter::registration(f, name));
     // SAFETY: filter is NULL or a valid blosc2_filter (blosc2.h).
     unsafe { register_from(filter, |f| f.name, register) }
 }

@@ -57,6 +57,26 @@ pub(crate) unsafe fn items_mut<'a, T>(p: *mut T, n: usize) -> &'a mut [T] {
     }
 }
 
+/// The `n` buffers of a C list given as an array of pointers and an array
+/// of sizes: a NULL pointer or a size of 0 or less gives an empty buffer.
+///
+/// # Safety
+/// `ptrs` and `sizes` must be NULL or hold `n` values each, and each
+/// non-NULL pointer must be valid for reads of its size for `'a`.
+pub(crate) unsafe fn buffer_list<'a, T>(
+    ptrs: *const *const T,
+    sizes: *const i32,
+    n: usize,
+) -> Vec<&'a [u8]> {
+    // SAFETY: guaranteed by the caller.
+    let (ptrs, sizes) = unsafe { (items(ptrs, n), items(sizes, n)) };
+    ptrs.iter()
+        .zip(sizes)
+        // SAFETY: guaranteed by the caller.
+        .map(|(&p, &s)| unsafe { bytes(p, s.max(0) as usize) })
+        .collect()
+}
+
 /// A required buffer argument whose length the engine decides: NULL is
 /// `InvalidParam`; otherwise a function giving the first `len` bytes at `p`.
 ///
@@ -277,6 +297,24 @@ pub(crate) fn store_opt_cstring(out: *mut *mut c_char, s: Option<&str>) {
     store_opt(out, copy.map_or(std::ptr::null_mut(), |p| p as *mut c_char));
 }
 
+/// Hand C a malloc'ed NUL-terminated copy of `s` (NULL for no string),
+/// which it frees with `free()`, through a required out-pointer: NULL is
+/// `NullPointer`, a failed malloc `MemoryAlloc`.
+pub(crate) fn store_cstring(out: *mut *mut c_char, s: Option<&str>) -> Result<()> {
+    nonnull(out)?;
+    let copy = s.map(|s| malloc_bytes(s.as_bytes(), true)).transpose()?;
+    store(out, copy.map_or(std::ptr::null_mut(), |p| p as *mut c_char))
+}
+
+/// A required pointer argument: NULL is `NullPointer`.
+pub(crate) fn nonnull<T>(p: *const T) -> Result<*const T> {
+    if p.is_null() {
+        Err(Error::NullPointer)
+    } else {
+        Ok(p)
+    }
+}
+
 /// Write `v` through an optional out-pointer (nothing for NULL).
 pub(crate) fn store_opt<T>(out: *mut T, v: T) {
     let _ = store(out, v);
@@ -313,6 +351,10 @@ mod tests {
             assert!(sized_buffer(std::ptr::null::<u8>()).is_err());
             assert_eq!(sized_buffer_mut(x.as_mut_ptr()).map(|f| f(1).len()), Ok(1));
             assert_eq!(string(c"abc".as_ptr()).as_deref(), Some("abc"));
+            let (a, b) = (b"ab", b"xyz");
+            let ptrs = [a.as_ptr(), std::ptr::null(), b.as_ptr(), a.as_ptr()];
+            let list = buffer_list(ptrs.as_ptr(), [2, 5, 3, -1].as_ptr(), 4);
+            assert_eq!(list, [&b"ab"[..], b"", b"xyz", b""]);
         }
     }
 
@@ -346,6 +388,18 @@ mod tests {
         }
         store_opt_cstring(&mut name, None);
         assert!(name.is_null());
+        assert_eq!(store_cstring(&mut name, Some("lz4")), Ok(()));
+        // SAFETY: name is a malloc'ed C string, freed once.
+        unsafe {
+            assert_eq!(CStr::from_ptr(name).to_str(), Ok("lz4"));
+            libc::free(name as *mut libc::c_void);
+        }
+        assert_eq!(store_cstring(&mut name, None), Ok(()));
+        assert!(name.is_null());
+        let no_out = std::ptr::null_mut();
+        assert_eq!(store_cstring(no_out, None), Err(Error::NullPointer));
+        assert_eq!(nonnull(std::ptr::null::<u8>()), Err(Error::NullPointer));
+        assert_eq!(nonnull(&0u8 as *const u8).map(|p| p.is_null()), Ok(false));
         store_opt_cstring(std::ptr::null_mut(), Some("x"));
         assert_eq!(static_cstr("same"), static_cstr("same"));
         assert!(malloc_nonempty::<i64>(&[]).unwrap().is_null());

@@ -279,6 +279,18 @@ pub struct CallerMapping {
 }
 
 impl CallerMapping {
+    /// No mapping: what a caller's struct records before anything is
+    /// mapped (no address, no file, nothing mapped).
+    pub fn unmapped() -> CallerMapping {
+        CallerMapping {
+            addr: std::ptr::null_mut(),
+            file_size: 0,
+            mapping_size: 0,
+            fd: -1,
+            is_memory_only: false,
+        }
+    }
+
     /// What a caller's struct records of the mapping `f` (opened here).
     pub fn of_file(f: &MmapFile) -> CallerMapping {
         CallerMapping {
@@ -547,6 +559,17 @@ mod tests {
         assert_eq!(ro.ptr_at(1..11), None);
         assert_eq!(ro.close(), Ok(()));
         let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn nothing_mapped_reads_nothing_and_writes_nowhere() {
+        let mut m = CallerMapping::unmapped();
+        assert!(m.addr.is_null() && m.fd == -1 && !m.is_memory_only);
+        assert_eq!((m.file_size, m.mapping_size), (0, 0));
+        assert_eq!(m.ptr_at(0..0), None);
+        m.is_memory_only = true;
+        // SAFETY: addr is NULL, so nothing is written through it.
+        assert_eq!(unsafe { m.write_at(0, b"") }, Err(Error::FileWrite));
     }
 
     #[test]

@@ -14,6 +14,9 @@
 //! them, it says which ones the C layer must free or keep.
 
 use super::SuperChunk;
+use crate::error::{Error, Result};
+use crate::format::frame::HEADER_MINLEN;
+use crate::frame::LentBytes;
 
 /// The frame buffers a super-chunk shares with its C caller, and the
 /// caller's choice of who frees them.
@@ -39,6 +42,25 @@ pub struct Released {
 }
 
 impl CallerBuffers {
+    /// Open a super-chunk on a caller's contiguous frame
+    /// (`blosc2_schunk_from_buffer`): with `copy` the bytes are copied
+    /// and nothing is shared, without it the frame reads the caller's bytes
+    /// in place. Bytes shorter than a frame header are `ReadBuffer`, before
+    /// anything is read. Returns the super-chunk and the buffers it shares.
+    pub fn open(frame: Box<dyn LentBytes>, copy: bool) -> Result<(SuperChunk, CallerBuffers)> {
+        let b = frame.bytes();
+        if b.len() < HEADER_MINLEN {
+            return Err(Error::ReadBuffer);
+        }
+        let buffers = CallerBuffers::opened_on(b.as_ptr() as usize, b.len(), copy);
+        let sc = if copy {
+            SuperChunk::from_frame_bytes(b.to_vec(), true)?
+        } else {
+            SuperChunk::from_lent_frame(frame)?
+        };
+        Ok((sc, buffers))
+    }
+
     /// A super-chunk opened on the caller's `len` bytes at `addr`: with
     /// `copy` nothing is shared; without, the super-chunk refers to the
     /// caller's buffer, which (as the reference) stays the caller's until it
@@ -131,6 +153,34 @@ mod tests {
         let r = b.release(sc);
         assert_eq!(r.free, Some(0x1000));
         assert_eq!(r.kept, None);
+    }
+
+    /// A frame lent from a buffer the test owns.
+    #[derive(Debug)]
+    struct Lent(Vec<u8>);
+
+    impl LentBytes for Lent {
+        fn bytes(&self) -> &[u8] {
+            &self.0
+        }
+    }
+
+    #[test]
+    fn a_caller_frame_is_shared_only_without_copy() {
+        let frame = frame_in_memory().frame_buffer().unwrap().into_owned();
+        let short = Box::new(Lent(frame[..HEADER_MINLEN - 1].to_vec()));
+        assert_eq!(
+            CallerBuffers::open(short, false).err(),
+            Some(Error::ReadBuffer)
+        );
+        let (sc, b) = CallerBuffers::open(Box::new(Lent(frame.clone())), true).unwrap();
+        assert_eq!((sc.nbytes, b), (400, CallerBuffers::default()));
+        let lent = Box::new(Lent(frame.clone()));
+        let at = lent.0.as_ptr() as usize;
+        let (sc, b) = CallerBuffers::open(lent, false).unwrap();
+        assert_eq!(sc.nbytes, 400);
+        assert_eq!(b.caller_buffer(), Some((at, frame.len())));
+        assert!(CallerBuffers::open(Box::new(Lent(vec![0; 200])), true).is_err());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::ptr::{
-    bytes, bytes_mut, hand_out_copy, items, items_mut, static_cstr, store, store_opt,
+    buffer_list, bytes, bytes_mut, hand_out_copy, items, items_mut, static_cstr, store, store_opt,
     store_opt_cstring, string,
 };
 use super::types::*;

@@ -250,18 +250,13 @@ pub extern "C" fn blosc2_get_blosc2_storage_defaults() -> blosc2_storage {
 
 #[no_mangle]
 pub extern "C" fn blosc2_get_blosc2_stdio_mmap_defaults() -> blosc2_stdio_mmap {
-    blosc2_stdio_mmap {
-        mode: c"r".as_ptr(),
-        initial_mapping_size: crate::io::mmap::DEFAULT_INITIAL_MAPPING_SIZE,
-        needs_free: false,
-        addr: std::ptr::null_mut(),
-        urlpath: std::ptr::null_mut(),
-        file_size: 0,
-        mapping_size: 0,
-        is_memory_only: false,
-        file: std::ptr::null_mut(),
-        fd: -1,
-        access_flags: -1,
-        map_flags: -1,
-    }
+    // SAFETY: all-zero bytes are a valid blosc2_stdio_mmap (NULL pointers,
+    // zeros, false): no urlpath, no FILE, not freed by destroy.
+    let mut m: blosc2_stdio_mmap = unsafe { std::mem::zeroed() };
+    m.mode = c"r".as_ptr();
+    m.initial_mapping_size = crate::io::mmap::DEFAULT_INITIAL_MAPPING_SIZE;
+    // The protection and flags are known once a mode maps a file.
+    (m.access_flags, m.map_flags) = (-1, -1);
+    m.record(&crate::io::mmap::CallerMapping::unmapped());
+    m
 }

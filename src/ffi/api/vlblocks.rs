@@ -15,17 +15,10 @@ pub unsafe extern "C" fn blosc2_vlcompress_ctx(
         if srcs.is_null() || srcsizes.is_null() || nblocks <= 0 || dest.is_null() {
             return Err(Error::InvalidParam);
         }
-        let n = nblocks as usize;
-        // SAFETY: srcs and srcsizes hold nblocks entries (API contract).
-        let (ptrs, sizes) = unsafe { (items(srcs, n), items(srcsizes, n)) };
-        // A NULL source or a size of 0 or less gives an empty block, which
-        // the engine refuses in its turn.
-        let blocks: Vec<&[u8]> = ptrs
-            .iter()
-            .zip(sizes)
-            // SAFETY: each non-NULL source holds its size in bytes.
-            .map(|(&p, &s)| unsafe { bytes(p, s.max(0) as usize) })
-            .collect();
+        // SAFETY: srcs and srcsizes hold nblocks entries, each source its
+        // size in bytes (API contract). A NULL source or a size of 0 or
+        // less gives an empty block, which the engine refuses in its turn.
+        let blocks = unsafe { buffer_list(srcs, srcsizes, nblocks as usize) };
         // SAFETY: dest holds destsize bytes.
         let d = unsafe { bytes_mut(dest, destsize.max(0) as usize) };
         chunk::vlblocks::compress(&ctx.cparams, &blocks, d)

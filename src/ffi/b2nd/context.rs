@@ -116,12 +116,24 @@ impl b2nd_context_t {
         self.urlpath = urlpath;
     }
 
-    /// Make `p` the parameters of the next arrays; the compression
-    /// parameters get the block size they need.
-    fn set_params(&mut self, p: ArrayParams) -> Result<()> {
-        self.cparams.blocksize = p.blocksize(self.cparams.typesize)?;
-        self.params = p;
-        Ok(())
+    /// A context copying the storage `st` (NULL: the defaults) whose array
+    /// parameters `make` makes (given the storage's typesize); the
+    /// compression parameters get the block size those need, and the head
+    /// shows them to C.
+    ///
+    /// # Safety
+    /// As [`Self::from_storage`].
+    unsafe fn with_params(
+        st: *const blosc2_storage,
+        make: impl FnOnce(i32) -> Result<ArrayParams>,
+    ) -> Result<b2nd_context_t> {
+        // SAFETY: guaranteed by the caller.
+        let mut ctx = unsafe { b2nd_context_t::from_storage(st) };
+        let p = make(ctx.cparams.typesize)?;
+        ctx.cparams.blocksize = p.blocksize(ctx.cparams.typesize)?;
+        ctx.params = p;
+        ctx.refresh_head();
+        Ok(ctx)
     }
 
     /// Change the array parameters with `f` (given them and the typesize);
@@ -256,11 +268,8 @@ pub unsafe extern "C" fn b2nd_create_ctx(
             let nd = params::ndim_count(ndim)?;
             let (s, c, b) = shape_args(nd, shape, chunkshape, blockshape)?;
             let metas = metalayer_args(metalayers, params::metalayer_count(nmetalayers)?)?;
-            let mut ctx = b2nd_context_t::from_storage(b2_storage);
-            let (d, ts) = (string(dtype), ctx.cparams.typesize);
-            ctx.set_params(ArrayParams::new(s, c, b, d, dtype_format, ts, metas)?)?;
-            ctx.refresh_head();
-            Ok::<_, Error>(ctx)
+            let (d, f) = (string(dtype), dtype_format);
+            b2nd_context_t::with_params(b2_storage, |ts| ArrayParams::new(s, c, b, d, f, ts, metas))
         })();
         made.map_or(std::ptr::null_mut(), |ctx| Box::into_raw(Box::new(ctx)))
     })
@@ -322,6 +331,25 @@ mod tests {
             assert_eq!(*h.metalayers[0].content.add(2), 3);
             assert_eq!((*(*h.b2_storage).cparams).typesize, ctx.cparams.typesize);
         }
+    }
+
+    #[test]
+    fn a_new_context_takes_the_storage_typesize_and_sizes_its_blocks() {
+        let mut cp = cparams_defaults();
+        cp.typesize = 8;
+        // SAFETY: all-zero is a valid blosc2_storage (NULL pointers).
+        let mut st: blosc2_storage = unsafe { std::mem::zeroed() };
+        st.cparams = &mut cp;
+        let make = |ts| ArrayParams::new(&[10], &[5], &[5], None, 0, ts, Vec::new());
+        // SAFETY: st points at a live cparams and NULL otherwise.
+        let ctx = unsafe { b2nd_context_t::with_params(&st, make) }.unwrap();
+        assert_eq!(ctx.cparams.typesize, 8);
+        assert_eq!(ctx.cparams.blocksize, ctx.params.blocksize(8).unwrap());
+        assert_eq!(&ctx.head.shape[..2], &[10, 0]);
+        let refused = |_| Err(Error::InvalidParam);
+        // SAFETY: NULL storage: the defaults.
+        let made = unsafe { b2nd_context_t::with_params(std::ptr::null(), refused) };
+        assert_eq!(made.err(), Some(Error::InvalidParam));
     }
 
     #[test]

@@ -110,6 +110,29 @@ unsafe fn copy_array(
     })
 }
 
+/// The array a change of `src` ends in: `src` itself changed in place,
+/// or, with `copy`, a new copy of it made with `ctx` (see `b2nd_copy`),
+/// changed, and freed again when `change` fails.
+///
+/// # Safety
+/// `ctx` must be NULL or live, `src` a live array of this library.
+unsafe fn changed_in_place_or_copy(
+    ctx: *mut b2nd_context_t,
+    src: *const b2nd_array_t,
+    copy: bool,
+    change: impl FnOnce(*mut b2nd_array_t) -> Result<()>,
+) -> Result<*mut b2nd_array_t> {
+    if !copy {
+        let dst = src as *mut b2nd_array_t;
+        return change(dst).map(|()| dst);
+    }
+    // SAFETY: guaranteed by the caller.
+    let a = unsafe { copy_array(ctx, src) }?;
+    let r = change(a);
+    // SAFETY: the copy was just made and nobody else holds it.
+    unsafe { kept_or_freed(a, r) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn b2nd_concatenate(
     ctx: *mut b2nd_context_t,
@@ -122,20 +145,17 @@ pub unsafe extern "C" fn b2nd_concatenate(
     guarded_rc(|| {
         // SAFETY: sources are NULL or live arrays.
         let (a1, a2) = unsafe { (holder(src1)?, holder(src2)?) };
-        if array.is_null() {
-            return Err(Error::NullPointer);
-        }
+        nonnull(array)?;
         let (axis, g2) = (axis_arg(axis)?, a2.meta.geom.clone());
         reshape::check_concatenable(&a1.meta.geom, a1.c_typesize(), &g2, a2.c_typesize(), axis)?;
+        // SAFETY: the array changed (src1 or its copy) and src2 are live
+        // arrays of this library.
+        let concatenate = |dst| unsafe {
+            with_source(a2.c.sc, dst, |s, d, m| concatenate_from(d, m, s, &g2, axis))
+        };
         // SAFETY: ctx is NULL or live; src1 is live (checked above).
-        let copied = copy.then(|| unsafe { copy_array(ctx, src1) }).transpose()?;
-        let dst = copied.unwrap_or(src1 as *mut _);
-        // SAFETY: dst and src2 are live arrays of this library.
-        let r =
-            unsafe { with_source(a2.c.sc, dst, |s, d, m| concatenate_from(d, m, s, &g2, axis)) };
-        // SAFETY: a copy is ours alone: freed when the concatenation failed.
-        let r = copied.map_or(r.map(|_| dst), |a| unsafe { kept_or_freed(a, r) });
-        store(array, r?)
+        let dst = unsafe { changed_in_place_or_copy(ctx, src1, copy, concatenate) }?;
+        store(array, dst)
     })
 }
 

@@ -3,7 +3,6 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::*;
-use crate::b2nd::Geometry;
 use std::io::Write;
 
 // ---------------------------------------------------------------- metalayer
@@ -45,46 +44,79 @@ pub unsafe extern "C" fn b2nd_deserialize_meta(
     dtype_format: *mut i8,
 ) -> c_int {
     guarded(|| {
-        let shapes = [shape as *const c_void, chunkshape.cast(), blockshape.cast()];
-        if smeta.is_null() || ndim.is_null() || shapes.iter().any(|p| p.is_null()) {
-            return Err(Error::NullPointer);
-        }
+        let out = MetaOut::new(ndim, shape, chunkshape, blockshape, dtype, dtype_format)?;
+        let smeta = nonnull(smeta)?;
         let len = usize::try_from(smeta_len).map_err(|_| Error::Failure)?;
         // SAFETY: smeta holds smeta_len bytes.
-        let bytes = unsafe { required_items(smeta, len)? };
-        let want_dtype = !dtype.is_null() && !dtype_format.is_null();
-        let d = meta::deserialize_parts(bytes, want_dtype)?;
+        let d = meta::deserialize_parts(unsafe { items(smeta, len) }, out.wants_dtype())?;
         // SAFETY: the output arrays hold B2ND_MAX_DIM values (b2nd.h).
-        unsafe { write_shapes(&d.meta.geom, ndim, shape, chunkshape, blockshape) };
-        if want_dtype {
-            store(dtype_format, d.meta.dtype_format)?;
-            let text = d.dtype().map(str::as_bytes);
-            let copy = text.map(|t| malloc_bytes(t, true)).transpose()?;
-            store(dtype, copy.unwrap_or(std::ptr::null_mut()).cast())?;
-        }
+        unsafe { out.write(&d) }?;
         Ok(d.len)
     })
 }
 
-/// Write the number of dimensions and the shapes of `g` into a caller's
-/// `ndim` and B2ND_MAX_DIM-long arrays (only the first ndim values).
-///
-/// # Safety
-/// The pointers must be valid for those writes.
-unsafe fn write_shapes(
-    g: &Geometry,
+/// The out-pointers of `b2nd_deserialize_meta`: the number of dimensions
+/// and the three shapes (required), the dtype and its format (both given
+/// or the dtype is not asked for).
+struct MetaOut {
     ndim: *mut i8,
     shape: *mut i64,
     chunkshape: *mut i32,
     blockshape: *mut i32,
-) {
-    let nd = g.ndim();
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        *ndim = nd as i8;
-        items_mut(shape, nd).copy_from_slice(&g.shape);
-        items_mut(chunkshape, nd).copy_from_slice(&g.chunkshape);
-        items_mut(blockshape, nd).copy_from_slice(&g.blockshape);
+    dtype: *mut *mut c_char,
+    dtype_format: *mut i8,
+}
+
+impl MetaOut {
+    /// The out-pointers; NULL for one of the required ones is `NullPointer`.
+    fn new(
+        ndim: *mut i8,
+        shape: *mut i64,
+        chunkshape: *mut i32,
+        blockshape: *mut i32,
+        dtype: *mut *mut c_char,
+        dtype_format: *mut i8,
+    ) -> Result<MetaOut> {
+        let shapes = [shape as *const c_void, chunkshape.cast(), blockshape.cast()];
+        if ndim.is_null() || shapes.iter().any(|p| p.is_null()) {
+            return Err(Error::NullPointer);
+        }
+        Ok(MetaOut {
+            ndim,
+            shape,
+            chunkshape,
+            blockshape,
+            dtype,
+            dtype_format,
+        })
+    }
+
+    /// Whether the caller asked for the dtype.
+    fn wants_dtype(&self) -> bool {
+        !self.dtype.is_null() && !self.dtype_format.is_null()
+    }
+
+    /// Write what `d` decoded: the number of dimensions and the first ndim
+    /// values of each shape, then, when asked for, the dtype format and a
+    /// malloc'ed copy of the dtype (NULL for none) the caller frees.
+    ///
+    /// # Safety
+    /// The shape pointers must be valid for writes of the ndim values.
+    unsafe fn write(&self, d: &meta::Decoded) -> Result<()> {
+        let g = &d.meta.geom;
+        let nd = g.ndim();
+        // SAFETY: guaranteed by the caller; ndim checked non-NULL by `new`.
+        unsafe {
+            *self.ndim = nd as i8;
+            items_mut(self.shape, nd).copy_from_slice(&g.shape);
+            items_mut(self.chunkshape, nd).copy_from_slice(&g.chunkshape);
+            items_mut(self.blockshape, nd).copy_from_slice(&g.blockshape);
+        }
+        if self.wants_dtype() {
+            store(self.dtype_format, d.meta.dtype_format)?;
+            store_cstring(self.dtype, d.dtype())?;
+        }
+        Ok(())
     }
 }
 
@@ -104,21 +136,25 @@ pub unsafe extern "C" fn b2nd_print_meta(array: *const b2nd_array_t) -> c_int {
 
 // ---------------------------------------------------------------- buffer copies
 
-#[no_mangle]
-pub unsafe extern "C" fn b2nd_copy_buffer2(
+/// What `b2nd_copy_buffer` and `b2nd_copy_buffer2` share: copy the box
+/// `src_box` (padded shape, start, stop) of the padded buffer `src` into
+/// `dst` at `dst_box` (padded shape, start); 0 or an error code.
+///
+/// # Safety
+/// The shape arrays must hold `ndim` values, the buffers their padded
+/// shapes of `itemsize`-byte items, without overlapping.
+unsafe fn copy_box_call(
     ndim: i8,
     itemsize: i32,
     src: *const c_void,
-    src_pad_shape: *const i64,
-    src_start: *const i64,
-    src_stop: *const i64,
+    src_box: [*const i64; 3],
     dst: *mut c_void,
-    dst_pad_shape: *const i64,
-    dst_start: *const i64,
+    dst_box: [*const i64; 2],
 ) -> c_int {
     guarded_rc(|| {
         let (nd, ts) = copy::copy_args(ndim, itemsize)?;
-        let boxes = [src_pad_shape, src_start, src_stop, dst_pad_shape, dst_start];
+        let [sp, s0, s1] = src_box;
+        let boxes = [sp, s0, s1, dst_box[0], dst_box[1]];
         // SAFETY: the shape arrays hold ndim values.
         let [sp, s0, s1, dp, d0] = unsafe { dims_all(nd, boxes) }?;
         let Some((src_len, dst_len)) = copy::box_extents(ts, sp, s0, s1, dp, d0)? else {
@@ -134,6 +170,26 @@ pub unsafe extern "C" fn b2nd_copy_buffer2(
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn b2nd_copy_buffer2(
+    ndim: i8,
+    itemsize: i32,
+    src: *const c_void,
+    src_pad_shape: *const i64,
+    src_start: *const i64,
+    src_stop: *const i64,
+    dst: *mut c_void,
+    dst_pad_shape: *const i64,
+    dst_start: *const i64,
+) -> c_int {
+    let (src_box, dst_box) = (
+        [src_pad_shape, src_start, src_stop],
+        [dst_pad_shape, dst_start],
+    );
+    // SAFETY: forwarded contract.
+    unsafe { copy_box_call(ndim, itemsize, src, src_box, dst, dst_box) }
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn b2nd_copy_buffer(
     ndim: i8,
     itemsize: u8,
@@ -145,18 +201,10 @@ pub unsafe extern "C" fn b2nd_copy_buffer(
     dst_pad_shape: *const i64,
     dst_start: *const i64,
 ) -> c_int {
+    let (src_box, dst_box) = (
+        [src_pad_shape, src_start, src_stop],
+        [dst_pad_shape, dst_start],
+    );
     // SAFETY: forwarded contract.
-    unsafe {
-        b2nd_copy_buffer2(
-            ndim,
-            itemsize as i32,
-            src,
-            src_pad_shape,
-            src_start,
-            src_stop,
-            dst,
-            dst_pad_shape,
-            dst_start,
-        )
-    }
+    unsafe { copy_box_call(ndim, itemsize.into(), src, src_box, dst, dst_box) }
 }

@@ -24,8 +24,8 @@ use super::ctx::{cparams_defaults, dparams_defaults};
 use super::guard;
 use super::guarded;
 use super::ptr::{
-    caller_buffer, caller_buffer_mut, items_mut, malloc_bytes, required_items, store, string,
-    string_arg,
+    caller_buffer, caller_buffer_mut, items, items_mut, malloc_bytes, nonnull, required_items,
+    store, store_cstring, string, string_arg,
 };
 use super::schunk::{
     blosc2_schunk, blosc2_schunk_append_file, blosc2_schunk_copy, blosc2_schunk_free,

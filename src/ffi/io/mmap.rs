@@ -21,12 +21,55 @@ impl blosc2_stdio_mmap {
     }
 
     /// Make this struct describe the mapping `v`.
-    fn record(&mut self, v: &CallerMapping) {
+    pub(crate) fn record(&mut self, v: &CallerMapping) {
         self.addr = v.addr as *mut c_char;
         self.file_size = v.file_size;
         self.mapping_size = v.mapping_size;
         self.is_memory_only = v.is_memory_only;
         self.fd = v.fd;
+    }
+
+    /// What opening `path` with this struct asks for: the path it records
+    /// from an earlier open, its mode and its initial mapping size.
+    ///
+    /// # Safety
+    /// The struct's `urlpath` and `mode` must be NULL or C strings that
+    /// live for `'a`.
+    unsafe fn request<'a>(&self, path: &'a CStr) -> StreamRequest<'a> {
+        // SAFETY: guaranteed by the caller.
+        let (recorded, mode) = unsafe { (c_str(self.urlpath), c_str(self.mode)) };
+        StreamRequest {
+            path: os_str(path),
+            recorded_path: recorded.map(os_str),
+            mode: mode.and_then(|s| s.to_str().ok()),
+            initial_mapping_size: self.initial_mapping_size,
+        }
+    }
+
+    /// Make this struct describe the file `f` just mapped from `path`: a
+    /// malloc'ed copy of the path (freed by [`Self::forget_open`]), the
+    /// protection and flags of its mode, and its mapping.
+    fn publish(&mut self, path: &CStr, f: &MmapFile) -> Result<()> {
+        self.urlpath = malloc_bytes(path.to_bytes(), true)? as *mut c_char;
+        self.file = std::ptr::null_mut();
+        let (access, map) = f.mode().protection_and_flags();
+        (self.access_flags, self.map_flags) = (access as i64, map as i64);
+        self.record(&CallerMapping::of_file(f));
+        // The caller's mode string is only valid during the open call.
+        self.mode = std::ptr::null();
+        Ok(())
+    }
+
+    /// Undo what [`Self::publish`] recorded: free the copy of the path and
+    /// leave no pointer into the mapping.
+    ///
+    /// # Safety
+    /// `urlpath` must be NULL or the copy `publish` made, not freed yet.
+    unsafe fn forget_open(&mut self) {
+        // SAFETY: guaranteed by the caller.
+        unsafe { libc::free(self.urlpath as *mut c_void) };
+        let null = std::ptr::null_mut::<c_char>();
+        (self.urlpath, self.addr, self.file) = (null, null, null.cast());
     }
 }
 
@@ -49,25 +92,8 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_open(
             return std::ptr::null_mut();
         };
         // SAFETY: the caller's struct holds NULL or C strings.
-        let (recorded, mode) = unsafe { (c_str(m.urlpath), c_str(m.mode)) };
-        let request = StreamRequest {
-            path: os_str(path),
-            recorded_path: recorded.map(os_str),
-            mode: mode.and_then(|s| s.to_str().ok()),
-            initial_mapping_size: m.initial_mapping_size,
-        };
-        let publish = |f: &MmapFile| {
-            // A malloc'ed copy of the path, freed by destroy.
-            m.urlpath = malloc_bytes(path.to_bytes(), true)? as *mut c_char;
-            m.file = std::ptr::null_mut();
-            let (access, map) = f.mode().protection_and_flags();
-            (m.access_flags, m.map_flags) = (access as i64, map as i64);
-            m.record(&CallerMapping::of_file(f));
-            // The caller's mode string is only valid during this call.
-            m.mode = std::ptr::null();
-            Ok(())
-        };
-        let opened = STREAMS.open(params as usize, request, publish);
+        let request = unsafe { m.request(path) };
+        let opened = STREAMS.open(params as usize, request, |f| m.publish(path, f));
         opened.map_or(std::ptr::null_mut(), |()| params)
     })
 }
@@ -174,14 +200,43 @@ pub unsafe extern "C" fn blosc2_stdio_mmap_destroy(params: *mut c_void) -> c_int
             return -1;
         };
         let closed = STREAMS.close(params as usize);
-        // SAFETY: NULL or malloc'ed by blosc2_stdio_mmap_open.
-        unsafe { libc::free(m.urlpath as *mut c_void) };
-        let null = std::ptr::null_mut::<c_char>();
-        (m.urlpath, m.addr, m.file) = (null, null, null.cast());
+        // SAFETY: the urlpath is NULL or malloc'ed by blosc2_stdio_mmap_open.
+        unsafe { m.forget_open() };
         if m.needs_free {
             // SAFETY: the caller asked us to free its malloc'ed struct.
             unsafe { libc::free(params) };
         }
         status(closed)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::mmap::MmapMode;
+
+    #[test]
+    fn the_callers_struct_asks_records_and_forgets_an_open() {
+        let dir = std::env::temp_dir().join(format!("b2ffimmap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = CString::new(dir.join("m.bin").as_os_str().as_bytes()).unwrap();
+        let mut m = crate::ffi::api::blosc2_get_blosc2_stdio_mmap_defaults();
+        m.mode = c"w+".as_ptr();
+        // SAFETY: the struct's strings are NULL or static.
+        let r = unsafe { m.request(&path) };
+        assert_eq!((r.mode, r.recorded_path), (Some("w+"), None));
+        assert_eq!(r.initial_mapping_size, m.initial_mapping_size);
+        let f = MmapFile::open(Path::new(os_str(&path)), MmapMode::parse("w+").unwrap(), 64);
+        assert_eq!(m.publish(&path, &f.unwrap()), Ok(()));
+        assert!(m.mode.is_null() && !m.addr.is_null() && m.fd >= 0);
+        assert!(m.access_flags >= 0 && m.map_flags >= 0);
+        // SAFETY: urlpath is the copy publish made.
+        unsafe {
+            assert_eq!(CStr::from_ptr(m.urlpath), path.as_c_str());
+            assert_eq!(m.request(&path).recorded_path, Some(os_str(&path)));
+            m.forget_open();
+        }
+        assert!(m.urlpath.is_null() && m.addr.is_null() && m.file.is_null());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -189,6 +189,20 @@ pub(crate) fn engine_io(io: &blosc2_io) -> Result<crate::io::Io> {
     Ok(Arc::new(CallbackIo::for_io(io).ok_or(Error::PluginIo)?))
 }
 
+/// Run `open` on the engine backend `io` selects; when that fails (an
+/// unknown backend included), the backend's destroy callback runs, as the
+/// reference's does when an open fails.
+pub(crate) fn open_through<T>(
+    io: &blosc2_io,
+    open: impl FnOnce(crate::io::Io) -> Result<T>,
+) -> Result<T> {
+    let opened = engine_io(io).and_then(open);
+    if opened.is_err() {
+        destroy_io(io);
+    }
+    opened
+}
+
 /// Call the destroy callback of `io` (as the reference does when a
 /// super-chunk goes away or an open fails).
 pub(crate) fn destroy_io(io: &blosc2_io) -> c_int {
@@ -335,6 +349,19 @@ pub use stdio::*;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_open_runs_on_the_selected_backend_or_fails_for_unknown_ids() {
+        let mut io = crate::ffi::api::blosc2_get_blosc2_io_defaults();
+        assert_eq!(open_through(&io, |_| Ok(7)), Ok(7));
+        assert_eq!(
+            open_through(&io, |_| Err::<(), _>(Error::FileOpen)),
+            Err(Error::FileOpen)
+        );
+        io.id = 200;
+        let never = |_| -> Result<()> { unreachable!() };
+        assert_eq!(open_through(&io, never), Err(Error::PluginIo));
+    }
 
     #[test]
     fn requests_name_their_byte_range_or_nothing() {

@@ -13,6 +13,25 @@ pub struct blosc2_stdio_file {
     pub file: *mut libc::FILE,
 }
 
+impl blosc2_stdio_file {
+    /// `fopen(path, mode)` in a malloc'ed handle, as the reference's (freed
+    /// by `blosc2_stdio_close`): NULL when the file does not open or the
+    /// handle cannot be allocated (the file is then closed again).
+    fn open(path: &CStr, mode: &CStr) -> *mut c_void {
+        // SAFETY: two NUL-terminated strings.
+        let file = unsafe { libc::fopen(path.as_ptr(), mode.as_ptr()) };
+        if file.is_null() {
+            return std::ptr::null_mut();
+        }
+        let handle = malloc_nonempty(&[blosc2_stdio_file { file }]);
+        if handle.is_err() {
+            // SAFETY: the FILE just opened, closed once.
+            unsafe { libc::fclose(file) };
+        }
+        handle.map_or(std::ptr::null_mut(), |p| p as *mut c_void)
+    }
+}
+
 /// The open `FILE` of a `blosc2_stdio_file *` (None for a NULL handle or
 /// file).
 ///
@@ -49,18 +68,7 @@ pub unsafe extern "C" fn blosc2_stdio_open(
         let (Some(path), Some(mode)) = (unsafe { (c_str(urlpath), c_str(mode)) }) else {
             return std::ptr::null_mut();
         };
-        // SAFETY: two NUL-terminated strings.
-        let file = unsafe { libc::fopen(path.as_ptr(), mode.as_ptr()) };
-        if file.is_null() {
-            return std::ptr::null_mut();
-        }
-        // The handle is malloc'ed, as the reference's, and freed by close.
-        let handle = malloc_nonempty(&[blosc2_stdio_file { file }]);
-        if handle.is_err() {
-            // SAFETY: the FILE just opened, closed once.
-            unsafe { libc::fclose(file) };
-        }
-        handle.map_or(std::ptr::null_mut(), |p| p as *mut c_void)
+        blosc2_stdio_file::open(path, mode)
     })
 }
 

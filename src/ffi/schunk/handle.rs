@@ -132,6 +132,26 @@ impl Holder {
         h
     }
 
+    /// Let go of everything the handle holds, as `blosc2_schunk_free`
+    /// does: the super-chunk, the caller's frame buffer when the caller
+    /// asked us to free it (a frame buffer the caller took stays its own),
+    /// the contexts in the public struct (the client may have replaced
+    /// them), and, like the reference, the I/O backend's resources.
+    /// Returns 1 when the backend's destroy callback failed, else 0.
+    pub(super) fn free(self) -> c_int {
+        let released = self.buffers.release(self.sc);
+        let caller_frame = released.free.unwrap_or(0) as *mut c_void;
+        // SAFETY: NULL, or the malloc'ed frame the caller handed us and asked us to free.
+        unsafe { libc::free(caller_frame) };
+        // The client frees the frame it took itself (a Vec<u8> comes from malloc).
+        std::mem::forget(released.kept);
+        for ctx in [self.c.cctx, self.c.dctx] {
+            // SAFETY: NULL or a context the struct owns.
+            unsafe { crate::ffi::api::blosc2_free_ctx(ctx) };
+        }
+        c_int::from(crate::ffi::io::destroy_io(&self.io) < 0)
+    }
+
     /// Refresh the public counters and chunk pointers.
     pub(super) fn sync(&mut self) {
         let sc = &self.sc;

@@ -1,7 +1,7 @@
 //! Making, opening, copying, serializing and freeing super-chunks.
 
 use super::*;
-use crate::ffi::api::blosc2_free_ctx;
+use crate::ffi::guarded_ptr;
 use crate::ffi::ptr::string;
 use crate::frame::LentBytes;
 use crate::schunk::urlpath;
@@ -46,6 +46,24 @@ impl StorageArg<'_> {
             io: unsafe { st.io.as_ref() },
             url,
         }
+    }
+
+    /// The compression parameters named, for the engine (None when left
+    /// NULL; parameters the engine cannot take are `InvalidParam`).
+    fn engine_cparams(&self) -> Result<Option<CParams>> {
+        let cp = self.cparams.map(|c| cparams_from_c(c, true));
+        cp.map(|c| c.ok_or(Error::InvalidParam)).transpose()
+    }
+
+    /// The C parameters a copy of a super-chunk made with `ours` records:
+    /// those named, or, without, ours as the reference fills them from its
+    /// context (no threads, the block size used last).
+    fn cparams_of_copy(&self, ours: blosc2_cparams, last_blocksize: i32) -> blosc2_cparams {
+        self.cparams.copied().unwrap_or(blosc2_cparams {
+            nthreads: 0,
+            blocksize: last_blocksize,
+            ..ours
+        })
     }
 
     /// The parameters and I/O backend named, the defaults for those left NULL.
@@ -105,19 +123,13 @@ pub(super) fn wrap_opened(
 
 #[no_mangle]
 pub unsafe extern "C" fn blosc2_schunk_new(storage: *mut blosc2_storage) -> *mut blosc2_schunk {
-    guard(std::ptr::null_mut(), || {
+    guarded_ptr(|| {
         // SAFETY: storage is NULL or a valid blosc2_storage (blosc2.h).
         let st = unsafe { StorageArg::read(storage) };
         let (c, d, io) = st.params_or_defaults();
-        let made = engine_params(&c, &d)
-            .ok_or(Error::InvalidParam)
-            .and_then(|(cp, dp)| {
-                SuperChunk::new_with_io(cp, dp, st.kind, crate::ffi::io::engine_io(&io)?)
-            });
-        match made {
-            Ok(sc) => Holder::into_c(sc, c, d, io, st.url),
-            Err(_) => std::ptr::null_mut(),
-        }
+        let (cp, dp) = engine_params(&c, &d).ok_or(Error::InvalidParam)?;
+        let sc = SuperChunk::new_with_io(cp, dp, st.kind, crate::ffi::io::engine_io(&io)?)?;
+        Ok(Holder::into_c(sc, c, d, io, st.url))
     })
 }
 
@@ -128,19 +140,7 @@ pub unsafe extern "C" fn blosc2_schunk_free(schunk: *mut blosc2_schunk) -> c_int
             return 0;
         }
         // SAFETY: a pointer from Box::into_raw of a Holder, freed once here.
-        let h = *unsafe { Box::from_raw(schunk as *mut Holder) };
-        let released = h.buffers.release(h.sc);
-        let caller_frame = released.free.unwrap_or(0) as *mut c_void;
-        // SAFETY: NULL, or the malloc'ed frame the caller handed us and asked us to free.
-        unsafe { libc::free(caller_frame) };
-        // The client frees the frame it took itself (a Vec<u8> comes from malloc).
-        std::mem::forget(released.kept);
-        for ctx in [h.c.cctx, h.c.dctx] {
-            // SAFETY: NULL or a context the struct owns (the client may have replaced it).
-            unsafe { blosc2_free_ctx(ctx) };
-        }
-        // Like the reference, release the backend's resources with the super-chunk.
-        c_int::from(crate::ffi::io::destroy_io(&h.io) < 0)
+        unsafe { Box::from_raw(schunk as *mut Holder) }.free()
     })
 }
 
@@ -152,15 +152,9 @@ pub unsafe extern "C" fn blosc2_schunk_copy(
     // SAFETY: storage is NULL or a valid blosc2_storage (blosc2.h).
     let st = unsafe { StorageArg::read(storage) };
     let copy = |h: &mut Access<'_>| {
-        let cp = st.cparams.map(|u| cparams_from_c(u, true));
-        let cp = cp.map(|c| c.ok_or(Error::InvalidParam)).transpose()?;
+        let cp = st.engine_cparams()?;
+        let c = st.cparams_of_copy(h.c_cparams, h.sc.last_blocksize);
         let sc = h.sc.copy_to(st.kind, cp)?;
-        // Without parameters of its own the copy records ours, as the reference
-        // fills them from its context: no threads, the last block size.
-        let mut c = st.cparams.copied().unwrap_or(h.c_cparams);
-        if st.cparams.is_none() {
-            (c.nthreads, c.blocksize) = (0, h.sc.last_blocksize);
-        }
         let (d, io) = (dparams_defaults(), io_defaults());
         Ok(Holder::into_c(sc, c, d, io, st.url))
     };
@@ -192,19 +186,13 @@ pub unsafe extern "C" fn blosc2_schunk_from_buffer(
     copy: bool,
 ) -> *mut blosc2_schunk {
     guard(std::ptr::null_mut(), || {
-        if cframe.is_null() || len < crate::format::frame::HEADER_MINLEN as i64 {
+        let Some(len) = usize::try_from(len).ok().filter(|_| !cframe.is_null()) else {
             return std::ptr::null_mut();
-        }
-        let buffers = CallerBuffers::opened_on(cframe as usize, len as usize, copy);
-        let wrap = |sc| wrap_opened(sc, io_defaults(), None, buffers);
-        let opened = if copy {
-            // SAFETY: the caller passes a buffer of `len` bytes.
-            SuperChunk::from_frame_bytes(unsafe { bytes(cframe, len as usize) }.to_vec(), true)
-        } else {
-            let lent = CallerFrame(cframe, len as usize);
-            SuperChunk::from_lent_frame(Box::new(lent))
         };
-        opened.map_or(std::ptr::null_mut(), wrap)
+        let opened = CallerBuffers::open(Box::new(CallerFrame(cframe, len)), copy);
+        opened.map_or(std::ptr::null_mut(), |(sc, buffers)| {
+            wrap_opened(sc, io_defaults(), None, buffers)
+        })
     })
 }
 
@@ -252,15 +240,12 @@ pub unsafe extern "C" fn blosc2_schunk_open_offset_udio(
         let (Some(io), Ok(url)) = (io, url) else {
             return std::ptr::null_mut();
         };
-        let opened = crate::ffi::io::engine_io(&io)
-            .and_then(|eio| SuperChunk::open_urlpath(&url, offset, eio, locking_enabled(&io)));
-        match opened {
-            Ok(sc) => wrap_opened(sc, io, Some(url), CallerBuffers::default()),
-            Err(_) => {
-                crate::ffi::io::destroy_io(&io);
-                std::ptr::null_mut()
-            }
-        }
+        let locking = locking_enabled(&io);
+        let open = |eio| SuperChunk::open_urlpath(&url, offset, eio, locking);
+        let opened = crate::ffi::io::open_through(&io, open);
+        opened.map_or(std::ptr::null_mut(), |sc| {
+            wrap_opened(sc, io, Some(url), CallerBuffers::default())
+        })
     })
 }
 
@@ -366,4 +351,34 @@ pub unsafe extern "C" fn blosc2_schunk_append_file(
 pub unsafe extern "C" fn blosc2_schunk_frame_len(schunk: *mut blosc2_schunk) -> i64 {
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, |h| Ok(h.sc.frame_len())) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_records_the_storage_parameters_or_ours_without_threads() {
+        let mut theirs = cparams_defaults();
+        theirs.clevel = 9;
+        // SAFETY: all-zero is a valid blosc2_storage (NULL pointers).
+        let mut st: blosc2_storage = unsafe { std::mem::zeroed() };
+        // SAFETY: no pointer set: no parameters, in memory.
+        let none = unsafe { StorageArg::read(&st) };
+        assert_eq!(none.engine_cparams().map(|c| c.is_none()), Ok(true));
+        let mut ours = cparams_defaults();
+        (ours.nthreads, ours.clevel) = (4, 3);
+        let c = none.cparams_of_copy(ours, 2048);
+        assert_eq!((c.nthreads, c.blocksize, c.clevel), (0, 2048, 3));
+        st.cparams = &mut theirs;
+        // SAFETY: st points at a live cparams.
+        let named = unsafe { StorageArg::read(&st) };
+        assert_eq!(named.cparams_of_copy(ours, 2048).clevel, 9);
+        assert_eq!(named.engine_cparams().unwrap().map(|c| c.clevel), Some(9));
+        theirs.filters[0] = 40;
+        st.cparams = &mut theirs;
+        // SAFETY: as above.
+        let bad = unsafe { StorageArg::read(&st) };
+        assert_eq!(bad.engine_cparams().err(), Some(Error::InvalidParam));
+    }
 }
