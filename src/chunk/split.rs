@@ -623,6 +623,19 @@ mod tests {
         assert_eq!(est.explore, MIN_EXPLORE);
     }
 
+    /// Runs calls as [`simulate`] does until the preferred way changes,
+    /// which must happen within `most` calls.
+    fn switch_within(est: &mut Estimates, most: u32, serial: u64, shared: u64) {
+        let before = est.preferred(BIG);
+        for _ in 0..most {
+            simulate(est, 1, serial, shared);
+            if est.preferred(BIG) != before {
+                return;
+            }
+        }
+        panic!("still {before} after {most} calls: {est:?}");
+    }
+
     #[test]
     fn other_blocks_are_measured_again_at_once() {
         let big = BIG;
@@ -635,12 +648,7 @@ mod tests {
         // Then blocks that decode quickly and lose when shared: two far
         // samples of the shared way (one per SAMPLE calls), one trial of
         // the serial way, whose mean replaces the old estimate.
-        let mut calls = 0;
-        while est.preferred(big) == SHARED {
-            simulate(&mut est, 1, 160, 265);
-            calls += 1;
-            assert!(calls <= 4 * SAMPLE, "still shared after {calls} calls");
-        }
+        switch_within(&mut est, 4 * SAMPLE, 160, 265);
         assert_eq!(est.ns[SERIAL], 160);
         assert_eq!(est.explore, MIN_EXPLORE);
         // A change of half the time is as plain: from blocks where sharing
@@ -649,12 +657,7 @@ mod tests {
         let mut est = Estimates::NEW;
         simulate(&mut est, 1 << 14, 730, 600);
         assert_eq!(est.preferred(big), SHARED);
-        let mut calls = 0;
-        while est.preferred(big) == SHARED {
-            simulate(&mut est, 1, 150, 300);
-            calls += 1;
-            assert!(calls <= 4 * SAMPLE, "still shared after {calls} calls");
-        }
+        switch_within(&mut est, 4 * SAMPLE, 150, 300);
         // And back: long on the quick blocks (serial preferred), then the
         // slow ones again.
         simulate(&mut est, 1 << 14, 160, 265);
@@ -663,12 +666,7 @@ mod tests {
         // (Here the serial estimate alone, rising, makes sharing look
         // quicker; the shared estimate, from the quick blocks, catches up
         // with the samples of the shared way.)
-        let mut calls = 0;
-        while est.preferred(big) == SERIAL {
-            simulate(&mut est, 1, 2000, 600);
-            calls += 1;
-            assert!(calls <= 4 * SAMPLE, "still serial after {calls} calls");
-        }
+        switch_within(&mut est, 4 * SAMPLE, 2000, 600);
         simulate(&mut est, 16 * SAMPLE, 2000, 600);
         let [serial, shared] = est.ns;
         assert!((1600..=2400).contains(&serial), "{:?}", est.ns);
