@@ -164,6 +164,11 @@ mod imp {
         .unwrap_or_else(|| fresh(level, src, dest))
     }
 
+    /// The largest buffer [`run_to_end`] keeps per thread: blocks whose
+    /// bound is larger (rare: Blosc's blocks are far smaller unless the
+    /// caller sets a huge one) run straight into their destination.
+    const SPILL_MAX: usize = 8 << 20;
+
     /// Runs a kept stream to its end even when `dest` may be too small for
     /// it, so that the stream can be kept: the output goes to a buffer of
     /// zlib's bound for `src` and is copied to `dest` when it fits.
@@ -173,7 +178,7 @@ mod imp {
     /// (0 when it does not fit) and whether the stream ended.
     fn run_to_end(d: &mut Deflate, src: &[u8], dest: &mut [u8]) -> (usize, bool) {
         let bound = zlib_rs::compress_bound(src.len());
-        if dest.len() >= bound {
+        if dest.len() >= bound || bound > SPILL_MAX {
             let n = run(d, src, dest);
             return (n, n > 0);
         }
