@@ -136,9 +136,10 @@ pub unsafe extern "C" fn b2nd_print_meta(array: *const b2nd_array_t) -> c_int {
 
 // ---------------------------------------------------------------- buffer copies
 
-/// What `b2nd_copy_buffer` and `b2nd_copy_buffer2` share: copy the box
-/// `src_box` (padded shape, start, stop) of the padded buffer `src` into
-/// `dst` at `dst_box` (padded shape, start); 0 or an error code.
+/// What `b2nd_copy_buffer` and `b2nd_copy_buffer2` share: copy a box of
+/// the padded buffer `src` into `dst`; `boxes` are the source's padded
+/// shape, start and stop, then the destination's padded shape and start.
+/// 0 or an error code.
 ///
 /// # Safety
 /// The shape arrays must hold `ndim` values, the buffers their padded
@@ -147,14 +148,11 @@ unsafe fn copy_box_call(
     ndim: i8,
     itemsize: i32,
     src: *const c_void,
-    src_box: [*const i64; 3],
     dst: *mut c_void,
-    dst_box: [*const i64; 2],
+    boxes: [*const i64; 5],
 ) -> c_int {
     guarded_rc(|| {
         let (nd, ts) = copy::copy_args(ndim, itemsize)?;
-        let [sp, s0, s1] = src_box;
-        let boxes = [sp, s0, s1, dst_box[0], dst_box[1]];
         // SAFETY: the shape arrays hold ndim values.
         let [sp, s0, s1, dp, d0] = unsafe { dims_all(nd, boxes) }?;
         let Some((src_len, dst_len)) = copy::box_extents(ts, sp, s0, s1, dp, d0)? else {
@@ -181,12 +179,9 @@ pub unsafe extern "C" fn b2nd_copy_buffer2(
     dst_pad_shape: *const i64,
     dst_start: *const i64,
 ) -> c_int {
-    let (src_box, dst_box) = (
-        [src_pad_shape, src_start, src_stop],
-        [dst_pad_shape, dst_start],
-    );
+    let boxes = [src_pad_shape, src_start, src_stop, dst_pad_shape, dst_start];
     // SAFETY: forwarded contract.
-    unsafe { copy_box_call(ndim, itemsize, src, src_box, dst, dst_box) }
+    unsafe { copy_box_call(ndim, itemsize, src, dst, boxes) }
 }
 
 #[no_mangle]
@@ -201,10 +196,7 @@ pub unsafe extern "C" fn b2nd_copy_buffer(
     dst_pad_shape: *const i64,
     dst_start: *const i64,
 ) -> c_int {
-    let (src_box, dst_box) = (
-        [src_pad_shape, src_start, src_stop],
-        [dst_pad_shape, dst_start],
-    );
+    let boxes = [src_pad_shape, src_start, src_stop, dst_pad_shape, dst_start];
     // SAFETY: forwarded contract.
-    unsafe { copy_box_call(ndim, itemsize.into(), src, src_box, dst, dst_box) }
+    unsafe { copy_box_call(ndim, itemsize.into(), src, dst, boxes) }
 }
