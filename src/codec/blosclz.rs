@@ -402,7 +402,14 @@ fn compress_with<const SLOTS: usize, S: Scan>(
     if ratio < MIN_RATIO_BY_CLEVEL[clevel] {
         return 0;
     }
-    let n = encode(scan, clevel, input, output, htab).unwrap_or(0);
+    // Level 9 also indexes the position after a match; as a constant, the
+    // encoder's loop keeps one value fewer in registers.
+    let n = if clevel == 9 {
+        encode::<SLOTS, S, true>(scan, input, output, htab)
+    } else {
+        encode::<SLOTS, S, false>(scan, input, output, htab)
+    }
+    .unwrap_or(0);
     clear_after(htab, input, clevel == 9);
     n
 }
@@ -459,11 +466,11 @@ fn emit_match(out: &mut [u8], mut op: usize, len: usize, dist: usize) -> Option<
 }
 
 /// The main compression pass (after probing).  `None` when out of room.
-/// `htab` must be all zero.
+/// `htab` must be all zero.  `SECOND_HASH` (level 9) also records, after
+/// each match, the position one past its end.
 #[inline(always)]
-fn encode<const SLOTS: usize, S: Scan>(
+fn encode<const SLOTS: usize, S: Scan, const SECOND_HASH: bool>(
     scan: S,
-    clevel: usize,
     input: &[u8],
     out: &mut [u8],
     htab: &mut [u32; SLOTS],
@@ -527,7 +534,7 @@ fn encode<const SLOTS: usize, S: Scan>(
         // Index the position(s) right at the end of the match.
         let seq = read_u32(input, ip);
         htab[hash_seq::<SLOTS>(seq)] = ip as u32;
-        if clevel == 9 {
+        if SECOND_HASH {
             htab[hash_seq::<SLOTS>(seq >> 8)] = (ip + 1) as u32;
         }
         ip += 2;
