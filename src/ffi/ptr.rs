@@ -290,11 +290,9 @@ pub(crate) fn store<T>(out: *mut T, v: T) -> Result<()> {
 /// `free()`, through an optional out-pointer: NULL for no string or when
 /// malloc fails; nothing is copied for a NULL `out`.
 pub(crate) fn store_opt_cstring(out: *mut *mut c_char, s: Option<&str>) {
-    if out.is_null() {
-        return;
+    if store_cstring(out, s).is_err() {
+        store_opt(out, std::ptr::null_mut());
     }
-    let copy = s.and_then(|s| malloc_bytes(s.as_bytes(), true).ok());
-    store_opt(out, copy.map_or(std::ptr::null_mut(), |p| p as *mut c_char));
 }
 
 /// Hand C a malloc'ed NUL-terminated copy of `s` (NULL for no string),
