@@ -12,7 +12,8 @@
    DATASET: 0 random 64-bit words, 1 int32 arange, 2 float64 ramp plus small
    noise, 3 int64 zeros with one word in a hundred set (up to 1e6), 4 int64
    ramp in the high bytes ((4 i) << 30, the low three bytes zero: c-blosc2's
-   plugins/filters/int_trunc test data); typesize 8 for all five unless the
+   plugins/filters/int_trunc test data), 5 vs_reference's f64-linspace-noise
+   (repeated every 4 MiB); typesize 8 for all five unless the
    environment's TYPESIZE says otherwise, 1 thread. */
 #include <blosc2.h>
 #include <stdint.h>
@@ -38,7 +39,7 @@ int main(int argc, char **argv) {
   int typesize = getenv("TYPESIZE") ? atoi(getenv("TYPESIZE")) : 8;
   if (chunk == 0 || iters < 1 || drep < 1 || typesize < 1 || typesize > 255) return 2;
 
-  const size_t total = (size_t)64 << 20;
+  const size_t total = (size_t)(getenv("TOTAL_MIB") ? atoi(getenv("TOTAL_MIB")) : 64) << 20;
   const size_t nchunks = total / chunk, slot = chunk + BLOSC2_MAX_OVERHEAD;
   uint8_t *src = malloc(total), *packed = malloc(nchunks * slot), *out = malloc(total);
   int32_t *csize = malloc(nchunks * sizeof(int32_t));
@@ -56,6 +57,12 @@ int main(int argc, char **argv) {
       memcpy(src + 8 * i, &v, 8);
     } else if (dataset == 4) {
       int64_t v = (int64_t)(4 * i) << 30;
+      memcpy(src + 8 * i, &v, 8);
+    } else if (dataset == 5) {
+      /* vs_reference's f64-linspace-noise: 0..100 over 4 MiB of values,
+         uniform noise of 1e-6, repeated every 4 MiB */
+      const size_t n = (4u << 20) / 8;
+      double v = (double)(i % n) * (100.0 / (double)(n - 1)) + ((double)(w >> 11) / 9007199254740992.0 - 0.5) * 1e-6;
       memcpy(src + 8 * i, &v, 8);
     } else {
       double v = (double)i / (double)(total / 8) * 100.0 + (double)(w >> 40) * 1e-12;
