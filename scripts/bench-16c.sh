@@ -7,10 +7,7 @@
 # It runs from a folder that holds the bench executable and the libraries, so
 # that it can be carried to a machine without a Rust toolchain:
 #
-#   cargo build --release && cargo bench --bench vs_reference --no-run
-#   mkdir -p .devrun && strip -o .devrun/vs_reference target/release/deps/vs_reference-<hash>
-#   strip -o .devrun/libblosc2.so target/release/libblosc2.so
-#   cp .ref/blosc2/lib/libblosc2.so.9 scripts/bench-16c.sh .devrun/
+#   scripts/prepare-devrun.sh            # fills .devrun/ (see that script)
 #   bash .devrun/bench-16c.sh            # results in $OUT, else .devrun/out
 #
 # Variables: THREADS (1,2,4,8,16), CHUNKS ("4096 64", KiB), the clevels per
