@@ -238,6 +238,9 @@ pub(super) fn decode_block(
     let lay = Layout::new(p, dparams, bsize, leftover_block)?;
     scratch.ensure(bsize);
     let Scratch { a, b, .. } = scratch;
+    if lay.shuffle_rows {
+        return decode_shuffled_rows(p, &lay, j, out, &mut a[..bsize]);
+    }
     {
         let target: &mut [u8] = if lay.in_tmp {
             &mut a[..bsize]
@@ -254,6 +257,62 @@ pub(super) fn decode_block(
     finish_block(p, dparams, &lay, j, out, a, b, dref, tid)
 }
 
+/// Whether the pipeline `filters` only byte-shuffles by `typesize` (the
+/// element size of a block split into `typesize` streams); a precision
+/// truncation needs nothing undone.
+fn shuffles_streams_only(
+    filters: &[u8; MAX_FILTERS],
+    filters_meta: &[u8; MAX_FILTERS],
+    typesize: usize,
+) -> bool {
+    let mut shuffles = 0;
+    for (&f, &meta) in filters.iter().zip(filters_meta) {
+        match f {
+            NOFILTER | TRUNC_PREC => {}
+            SHUFFLE if meta == 0 || usize::from(meta) == typesize => shuffles += 1,
+            _ => return false,
+        }
+    }
+    shuffles == 1
+}
+
+/// Decode block `j` of a chunk whose only filter is a byte shuffle of its
+/// streams ([`Layout::shuffle_rows`]) into `out`: the streams that are
+/// coded or runs are decoded into `a`, and the unshuffle reads the ones
+/// stored raw straight from the chunk, which saves copying them (for
+/// floating-point data, the low bytes of noisy values are often stored
+/// raw).  The reference copies every raw stream first; the output is the
+/// same.
+fn decode_shuffled_rows(
+    p: &Parsed,
+    lay: &Layout,
+    j: usize,
+    out: &mut [u8],
+    a: &mut [u8],
+) -> Result<()> {
+    // At most 16 rows: `Layout::shuffle_rows` needs a rows kernel.
+    let mut raw: [Option<&[u8]>; 16] = [None; 16];
+    let mut src = &p.src[p.bstart(j)..];
+    for (k, dst) in a.chunks_exact_mut(lay.neblock).enumerate() {
+        let (stream, rest) = next_stream(src, lay.neblock)?;
+        src = rest;
+        match stream {
+            Stream::Raw(data) => raw[k] = Some(data),
+            stream => write_stream(p, lay, stream, dst)?,
+        }
+    }
+    let mut rows: [&[u8]; 16] = [&[]; 16];
+    for ((row, decoded), stored) in rows.iter_mut().zip(a.chunks_exact(lay.neblock)).zip(raw) {
+        *row = stored.unwrap_or(decoded);
+    }
+    let nrows = a.len() / lay.neblock;
+    if crate::filter::unshuffle_rows(&rows[..nrows], out, p.stream_out) {
+        Ok(())
+    } else {
+        Err(Error::FilterPipeline)
+    }
+}
+
 /// How a block's streams are laid out and where they are decoded to.
 pub(super) struct Layout {
     filters: [u8; MAX_FILTERS],
@@ -267,6 +326,10 @@ pub(super) struct Layout {
     postfilter: bool,
     /// Write streams stored raw with non-temporal stores.
     stream_raw: bool,
+    /// The only filter is a byte shuffle of the block's streams (one per
+    /// byte of the type), which [`decode_shuffled_rows`] undoes reading
+    /// each stream stored raw where it lies in the chunk.
+    pub shuffle_rows: bool,
     compformat: u8,
     info: CallInfo,
 }
@@ -303,6 +366,10 @@ impl Layout {
         }
         let postfilter = dparams.postfilter.is_some() && !p.h.instrumented();
         let in_tmp = pipeline::backward_needs_tmp(&filters) || postfilter;
+        let shuffle_rows = nstreams > 1
+            && !postfilter
+            && shuffles_streams_only(&filters, &filters_meta, nstreams)
+            && crate::filter::unshuffle_rows_available(nstreams);
         Ok(Layout {
             filters,
             filters_meta,
@@ -316,6 +383,7 @@ impl Layout {
             // output stays in the cache, so the other streams are decoded
             // in place.)
             stream_raw: p.stream_out && !in_tmp,
+            shuffle_rows,
             compformat: p.h.compformat(),
             info: call_info(p, dparams, filters),
         })

@@ -55,6 +55,19 @@ pub fn unshuffle_streaming(typesize: usize, src: &[u8], dest: &mut [u8]) {
     shuffle::unshuffle_stores(active_kernel(), typesize, src, dest, true)
 }
 
+/// Whether [`unshuffle_rows`] can unshuffle rows of `typesize` bytes here.
+pub fn unshuffle_rows_available(typesize: usize) -> bool {
+    shuffle::rows_kernel(active_kernel(), typesize)
+}
+
+/// [`unshuffle`] (with non-temporal stores when `streaming`) of a block
+/// whose rows (byte `j` of every element in `rows[j]`) need not lie end to
+/// end; `false`, with nothing written, where [`unshuffle_rows_available`]
+/// does not hold.
+pub fn unshuffle_rows(rows: &[&[u8]], dest: &mut [u8], streaming: bool) -> bool {
+    shuffle::unshuffle_rows(active_kernel(), rows, dest, streaming)
+}
+
 /// Bit-shuffle a block as `blosc2_bitshuffle` does: the largest multiple of
 /// 8 of the whole elements is bit-transposed, the rest is copied.  Fails for
 /// a typesize of 0 or above 256 (dest untouched).

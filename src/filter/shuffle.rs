@@ -79,14 +79,20 @@ fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
     }
 }
 
-/// Scalar unshuffle of the elements `lo..hi` of `n` (no leftover handling).
-fn unshuffle_tail(ts: usize, n: usize, mut lo: usize, hi: usize, src: &[u8], dest: &mut [u8]) {
+/// Scalar unshuffle of the elements `lo..hi` (no leftover handling);
+/// `row(j)` is row `j`, byte `j` of every element.
+fn unshuffle_tail<'a>(
+    ts: usize,
+    mut lo: usize,
+    hi: usize,
+    row: impl Fn(usize) -> &'a [u8],
+    dest: &mut [u8],
+) {
     while lo < hi {
         let end = (lo + TILE).min(hi);
         let tile = &mut dest[lo * ts..end * ts];
         for j in 0..ts {
-            let row = &src[j * n + lo..j * n + end];
-            for (elem, s) in tile.chunks_exact_mut(ts).zip(row) {
+            for (elem, s) in tile.chunks_exact_mut(ts).zip(&row(j)[lo..end]) {
                 elem[j] = *s;
             }
         }
@@ -193,7 +199,8 @@ pub(super) fn unshuffle_any(
     }
     let kernel = kernel.usable();
     let start = unshuffle_start(kernel, ts, n, dest);
-    unshuffle_tail(ts, n, 0, start, src, dest);
+    let row = |j: usize| &src[j * n..(j + 1) * n];
+    unshuffle_tail(ts, 0, start, row, dest);
     let done = match kernel {
         Kernel::Scalar => start,
         #[cfg(target_arch = "x86_64")]
@@ -216,8 +223,46 @@ pub(super) fn unshuffle_any(
         // Kernels of another architecture (never returned by `usable()`).
         _ => 0,
     };
-    unshuffle_tail(ts, n, done, n, src, dest);
+    unshuffle_tail(ts, done, n, row, dest);
     dest[whole..].copy_from_slice(&src[whole..]);
+}
+
+/// Whether [`unshuffle_rows`] has a kernel for `typesize` with `kernel`:
+/// typesizes 2, 4, 8 and 16 with the AVX2 and AVX-512 kernels.
+pub fn rows_kernel(kernel: Kernel, typesize: usize) -> bool {
+    takes_start(kernel.usable(), typesize)
+}
+
+/// Unshuffle a block whose rows need not lie end to end: `rows[j]` holds
+/// byte `j` of each of the `n` elements (`typesize = rows.len()`, every row
+/// `n` bytes, `dest` exactly `n * typesize`).  The same bytes as
+/// [`unshuffle_stores`] on the rows laid end to end; a decoder can then
+/// read a stream that was stored raw where it lies in the chunk instead of
+/// copying it next to the others first.  Only where [`rows_kernel`] holds:
+/// `false`, with nothing written, elsewhere.
+pub fn unshuffle_rows(kernel: Kernel, rows: &[&[u8]], dest: &mut [u8], streaming: bool) -> bool {
+    let ts = rows.len();
+    let kernel = kernel.usable();
+    if !takes_start(kernel, ts) {
+        return false;
+    }
+    let n = dest.len() / ts;
+    assert!(dest.len() == n * ts && rows.iter().all(|r| r.len() == n));
+    let start = unshuffle_start(kernel, ts, n, dest);
+    let row = |j: usize| rows[j];
+    unshuffle_tail(ts, 0, start, row, dest);
+    // SAFETY: `takes_start` holds only for the AVX2 and AVX-512 kernels,
+    // which `usable()` yields only when the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    let done = unsafe { avx2::unshuffle_rows(n, start, rows, dest, streaming) };
+    // Not reached: no other architecture has those kernels.
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = {
+        let _ = streaming;
+        start
+    };
+    unshuffle_tail(ts, done, n, row, dest);
+    true
 }
 
 #[cfg(test)]
@@ -346,6 +391,49 @@ mod tests {
                             assert_eq!(&buf[shift..shift + len], &src[..], "{what}");
                             assert!(buf[..shift].iter().all(|&b| b == 0xa5), "{what}");
                             assert!(buf[shift + len..].iter().all(|&b| b == 0xa5), "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows that lie apart (each in its own buffer, some at odd addresses)
+    /// unshuffle to the same bytes as the rows end to end; kernels without
+    /// a rows version say so and write nothing.
+    #[test]
+    fn separate_rows_unshuffle_like_adjacent_ones() {
+        for k in Kernel::supported() {
+            for ts in [2usize, 3, 4, 8, 16, 24] {
+                for n in [0usize, 1, 31, 32, 100, 4096 + 7] {
+                    let shuffled = data(n * ts, (ts * 131 + n) as u64);
+                    let mut expect = vec![0u8; n * ts];
+                    unshuffle_with(Kernel::Scalar, ts, &shuffled, &mut expect);
+                    // Row j in a buffer of its own, j bytes from its start.
+                    let owned: Vec<Vec<u8>> = (0..ts)
+                        .map(|j| {
+                            let mut v = vec![0xEE; j];
+                            v.extend_from_slice(&shuffled[j * n..(j + 1) * n]);
+                            v
+                        })
+                        .collect();
+                    let rows: Vec<&[u8]> = owned.iter().enumerate().map(|(j, v)| &v[j..]).collect();
+                    for streaming in [false, true] {
+                        let mut buf = crate::aligned::AlignedBuf::default();
+                        buf.grow_to(n * ts + 8 + 3);
+                        for shift in [0, 8] {
+                            buf.fill(0x3c);
+                            let dest = &mut buf[shift..shift + n * ts];
+                            let done = unshuffle_rows(k, &rows, dest, streaming);
+                            let what = format!("{k:?} ts={ts} n={n} shift={shift} nt={streaming}");
+                            assert_eq!(done, rows_kernel(k, ts), "{what}");
+                            if done {
+                                assert_eq!(&buf[shift..shift + n * ts], &expect[..], "{what}");
+                            } else {
+                                assert!(buf.iter().all(|&b| b == 0x3c), "{what}");
+                            }
+                            assert!(buf[..shift].iter().all(|&b| b == 0x3c), "{what}");
+                            assert!(buf[shift + n * ts..].iter().all(|&b| b == 0x3c), "{what}");
                         }
                     }
                 }

@@ -142,22 +142,21 @@ unsafe fn shuffle_pow2<const T: usize>(
 }
 
 /// # Safety
-/// `src` and `dest` hold `n` elements of `T` bytes each; with `NT`, `dest`
-/// at element `start` is 16-byte aligned.
+/// Each of the `T` rows holds `n` bytes and `dest` holds `n` elements of `T`
+/// bytes; with `NT`, `dest` at element `start` is 16-byte aligned.
 #[target_feature(enable = "avx2")]
 unsafe fn unshuffle_pow2<const T: usize, const NT: bool>(
     n: usize,
     start: usize,
-    src: &[u8],
+    rows: &[&[u8]; T],
     dest: &mut [u8],
 ) -> usize {
     let mut i = start;
     while i + STEP <= n {
         let mut v = [_mm256_setzero_si256(); T];
         for (j, r) in v.iter_mut().enumerate() {
-            // SAFETY: row `j < T` at columns `i..i + STEP`, with
-            // `i + STEP <= n`, ends by `T * n`.
-            *r = unsafe { load(src, j * n + i) };
+            // SAFETY: row `j < T` holds `n` bytes, and `i + STEP <= n`.
+            *r = unsafe { load(rows[j], i) };
         }
         let v = stages(v, T.trailing_zeros());
         // Register k holds bytes 16k.. of the low block in its low lane and
@@ -324,23 +323,64 @@ pub(super) unsafe fn unshuffle(
 ) -> usize {
     assert!(src.len() == n * ts && dest.len() == n * ts);
     assert!(start == 0 || (ts.is_power_of_two() && ts <= 16 && start <= n));
-    // Every store of the pow2 kernels lands at a multiple of 32 bytes from
-    // the first one, so an aligned first store keeps them all aligned.
-    let nt = streaming && (dest.as_ptr() as usize + start * ts).is_multiple_of(16);
-    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted above),
-    // `nt` only when the first store is aligned; AVX2 implies SSE2.
+    // SAFETY: both buffers hold `n` elements of `ts` bytes (asserted
+    // above); AVX2 implies SSE2.
     unsafe {
-        match (ts, nt) {
-            (2, false) => unshuffle_pow2::<2, false>(n, start, src, dest),
-            (4, false) => unshuffle_pow2::<4, false>(n, start, src, dest),
-            (8, false) => unshuffle_pow2::<8, false>(n, start, src, dest),
-            (16, false) => unshuffle_pow2::<16, false>(n, start, src, dest),
-            (2, true) => unshuffle_pow2::<2, true>(n, start, src, dest),
-            (4, true) => unshuffle_pow2::<4, true>(n, start, src, dest),
-            (8, true) => unshuffle_pow2::<8, true>(n, start, src, dest),
-            (16, true) => unshuffle_pow2::<16, true>(n, start, src, dest),
-            (t, _) if t > 16 => unshuffle_wide(ts, n, src, dest),
+        match ts {
+            2 | 4 | 8 | 16 => {
+                let mut rows: [&[u8]; 16] = [&[]; 16];
+                for (j, row) in rows[..ts].iter_mut().enumerate() {
+                    *row = &src[j * n..(j + 1) * n];
+                }
+                unshuffle_rows(n, start, &rows[..ts], dest, streaming)
+            }
+            t if t > 16 => unshuffle_wide(ts, n, src, dest),
             _ => super::sse2::unshuffle(ts, n, src, dest),
         }
     }
+}
+
+/// Unshuffle elements `start..` of rows that need not be adjacent: `rows[j]`
+/// is byte `j` of each of the `n` elements (typesizes 2, 4, 8 and 16, the
+/// number of rows; 0 elements done for the others), up to the returned
+/// element.  With `streaming`, non-temporal stores when the first store
+/// lands on a 16-byte boundary.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn unshuffle_rows(
+    n: usize,
+    start: usize,
+    rows: &[&[u8]],
+    dest: &mut [u8],
+    streaming: bool,
+) -> usize {
+    let ts = rows.len();
+    assert!(dest.len() == n * ts && rows.iter().all(|r| r.len() == n) && start <= n);
+    // Every store of the pow2 kernels lands at a multiple of 32 bytes from
+    // the first one, so an aligned first store keeps them all aligned.
+    let nt = streaming && (dest.as_ptr() as usize + start * ts).is_multiple_of(16);
+    // SAFETY: every row holds `n` bytes and `dest` `n` elements of `ts`
+    // bytes (asserted above); `nt` only when the first store is aligned.
+    unsafe {
+        match (ts, nt) {
+            (2, false) => unshuffle_pow2::<2, false>(n, start, as_array(rows), dest),
+            (4, false) => unshuffle_pow2::<4, false>(n, start, as_array(rows), dest),
+            (8, false) => unshuffle_pow2::<8, false>(n, start, as_array(rows), dest),
+            (16, false) => unshuffle_pow2::<16, false>(n, start, as_array(rows), dest),
+            (2, true) => unshuffle_pow2::<2, true>(n, start, as_array(rows), dest),
+            (4, true) => unshuffle_pow2::<4, true>(n, start, as_array(rows), dest),
+            (8, true) => unshuffle_pow2::<8, true>(n, start, as_array(rows), dest),
+            (16, true) => unshuffle_pow2::<16, true>(n, start, as_array(rows), dest),
+            _ => 0,
+        }
+    }
+}
+
+/// `rows` as an array of `T` rows (`rows.len() == T`: the caller matched
+/// on it).
+fn as_array<'r, 'a, const T: usize>(rows: &'r [&'a [u8]]) -> &'r [&'a [u8]; T] {
+    rows.try_into()
+        .expect("as many rows as the kernel's typesize")
 }
