@@ -329,7 +329,7 @@ pub(super) struct Layout {
     /// The only filter is a byte shuffle of the block's streams (one per
     /// byte of the type), which [`decode_shuffled_rows`] undoes reading
     /// each stream stored raw where it lies in the chunk.
-    pub shuffle_rows: bool,
+    shuffle_rows: bool,
     compformat: u8,
     info: CallInfo,
 }
