@@ -17,7 +17,7 @@
 # TOTAL_MIB pass through.  Needs perf (Debian: linux-perf), gcc, the
 # reference in .ref/ (scripts/fetch-reference.sh) and a release build.
 set -eu
-[ $# -ge 5 ] || { sed -n 2,19p "$0"; exit 2; }
+[ $# -ge 5 ] || { sed -n 2,18p "$0"; exit 2; }
 cd "$(dirname "$0")/.."
 ITERS=${6:-3}
 ref=$PWD/.ref/blosc2/lib/libblosc2.so.9

@@ -13,8 +13,9 @@
    noise, 3 int64 zeros with one word in a hundred set (up to 1e6), 4 int64
    ramp in the high bytes ((4 i) << 30, the low three bytes zero: c-blosc2's
    plugins/filters/int_trunc test data), 5 vs_reference's f64-linspace-noise
-   (repeated every 4 MiB); typesize 8 for all five unless the
-   environment's TYPESIZE says otherwise, 1 thread. */
+   (repeated every 4 MiB); typesize 8 for all of them unless the
+   environment's TYPESIZE says otherwise, 1 thread.  TOTAL_MIB (environment,
+   default 64) sets how much data goes through. */
 #include <blosc2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +40,10 @@ int main(int argc, char **argv) {
   int typesize = getenv("TYPESIZE") ? atoi(getenv("TYPESIZE")) : 8;
   if (chunk == 0 || iters < 1 || drep < 1 || typesize < 1 || typesize > 255) return 2;
 
-  const size_t total = (size_t)(getenv("TOTAL_MIB") ? atoi(getenv("TOTAL_MIB")) : 64) << 20;
+  const int total_mib = getenv("TOTAL_MIB") ? atoi(getenv("TOTAL_MIB")) : 64;
+  if (total_mib < 1 || total_mib > 4096) return 2;
+  const size_t total = (size_t)total_mib << 20;
+  if (chunk > total) return 2;
   const size_t nchunks = total / chunk, slot = chunk + BLOSC2_MAX_OVERHEAD;
   uint8_t *src = malloc(total), *packed = malloc(nchunks * slot), *out = malloc(total);
   int32_t *csize = malloc(nchunks * sizeof(int32_t));
