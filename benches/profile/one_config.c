@@ -14,8 +14,9 @@
    ramp in the high bytes ((4 i) << 30, the low three bytes zero: c-blosc2's
    plugins/filters/int_trunc test data), 5 vs_reference's f64-linspace-noise
    (repeated every 4 MiB); typesize 8 for all of them unless the
-   environment's TYPESIZE says otherwise, 1 thread.  TOTAL_MIB (environment,
-   default 64) sets how much data goes through. */
+   environment's TYPESIZE says otherwise.  NTHREADS (environment, default 1,
+   up to 64) sets the threads of both contexts; TOTAL_MIB (environment,
+   default 64) how much data goes through. */
 #include <blosc2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +39,9 @@ int main(int argc, char **argv) {
   int dataset = atoi(argv[6]), iters = atoi(argv[7]);
   int drep = getenv("DREP") ? atoi(getenv("DREP")) : 1;
   int typesize = getenv("TYPESIZE") ? atoi(getenv("TYPESIZE")) : 8;
+  int nthreads = getenv("NTHREADS") ? atoi(getenv("NTHREADS")) : 1;
   if (chunk == 0 || iters < 1 || drep < 1 || typesize < 1 || typesize > 255) return 2;
+  if (nthreads < 1 || nthreads > 64) return 2;
 
   const int total_mib = getenv("TOTAL_MIB") ? atoi(getenv("TOTAL_MIB")) : 64;
   if (total_mib < 1 || total_mib > 4096) return 2;
@@ -78,10 +81,10 @@ int main(int argc, char **argv) {
   cp.compcode = (uint8_t)codec;
   cp.clevel = (uint8_t)clevel;
   cp.typesize = typesize;
-  cp.nthreads = 1;
+  cp.nthreads = (int16_t)nthreads;
   cp.filters[BLOSC2_MAX_FILTERS - 1] = (uint8_t)filter;
   blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-  dp.nthreads = 1;
+  dp.nthreads = (int16_t)nthreads;
   blosc2_context *cctx = lib.new_cctx(cp), *dctx = lib.new_dctx(dp);
 
   double best_c = 1e30, best_d = 1e30;

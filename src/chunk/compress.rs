@@ -39,7 +39,7 @@ impl Job<'_> {
     }
 }
 
-fn is_run(s: &[u8]) -> bool {
+pub(super) fn is_run(s: &[u8]) -> bool {
     let Some(&first) = s.first() else {
         return false;
     };
@@ -171,9 +171,13 @@ fn compress_blocks(
                 let at = bstarts_at + 4 * j;
                 dest[at..at + 4].copy_from_slice(&(ntbytes as i32).to_le_bytes());
             }
-            let (head, tail) = dest.split_at_mut(ntbytes);
-            let _ = head;
-            match compress_block(job, j, tail, &mut sc, 0, None)? {
+            let tail = &mut dest[ntbytes..];
+            let done = if nthreads > 1 && super::split_encode::shareable(job) {
+                super::split_encode::compress(job, tail, nthreads, &mut sc)?
+            } else {
+                compress_block(job, j, tail, &mut sc, 0, None)?
+            };
+            match done {
                 Some(n) => ntbytes += n,
                 None => return Ok(None),
             }

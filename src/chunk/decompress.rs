@@ -589,9 +589,10 @@ pub fn decompress(
     }
     let skip = |j: usize| maskout.is_some_and(|m| m[j]);
     let nthreads = dparams.nthreads.max(1) as usize;
-    if nthreads > 1 && p.nblocks == 1 && !skip(0) && super::split::splittable(&p) {
-        SCRATCH
-            .with(|sc| super::split::decode(&p, dparams, dest, nthreads, &mut sc.borrow_mut()))?;
+    if nthreads > 1 && p.nblocks == 1 && !skip(0) && super::split_decode::splittable(&p) {
+        SCRATCH.with(|sc| {
+            super::split_decode::decode(&p, dparams, dest, nthreads, &mut sc.borrow_mut())
+        })?;
         return Ok(nbytes);
     }
     if nthreads > 1 && p.nblocks > 1 && !delta {

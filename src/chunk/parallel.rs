@@ -363,7 +363,7 @@ const KEEP_BYTES: usize = 8 << 20;
 
 /// A buffer of at least `n` bytes (the smallest kept one that is large
 /// enough, else a kept one grown, else a new one).
-fn take_buffer(n: usize) -> AlignedBuf {
+pub(super) fn take_buffer(n: usize) -> AlignedBuf {
     let mut v = BUFFERS
         .with(|b| {
             let mut b = b.borrow_mut();
@@ -383,7 +383,7 @@ fn take_buffer(n: usize) -> AlignedBuf {
     v
 }
 
-fn give_back(v: AlignedBuf) {
+pub(super) fn give_back(v: AlignedBuf) {
     BUFFERS.with(|b| {
         let mut b = b.borrow_mut();
         let kept: usize = b.iter().map(|v| v.len()).sum();

@@ -1,35 +1,25 @@
-//! Decoding the streams of a one-block chunk on several threads.
+//! Choosing, per block, between doing a block's work on the calling thread
+//! alone and sharing its streams with helper threads.
 //!
-//! A chunk of one block gives the block-parallel decoder nothing to share,
-//! yet its block is made of up to `typesize` streams (one per byte of the
-//! items) that decode independently.  Sharing them pays when they take long
-//! to decode (zstd or zlib, or any codec on data it decodes slowly), and
-//! costs when they are quick: handing streams to another core and reading
-//! back what it wrote takes a couple of microseconds for a 64 KiB block on
-//! one machine and more on another, so that the same chunks may gain on one
-//! machine and lose on the next (see docs/performance.md).  So each calling
-//! thread keeps,
-//! per codec, two estimates of how long a block takes, one for each way of
-//! decoding it, and takes the quicker way; the other way is tried now and
-//! then (a [`TRIAL`] of a few blocks), so that the estimates follow the
-//! data and the machine, and less often while the trials keep confirming
-//! the choice.  When the blocks decoded the preferred way start taking a
-//! clearly different time (other data, another chunk shape), the other
-//! way's estimate is stale: it is measured again at once, and that trial
-//! replaces it instead of nudging it.
+//! Sharing pays when the streams take long (zstd or zlib, or any codec on
+//! data it handles slowly), and costs when they are quick: handing streams
+//! to another core and reading back what it wrote takes a couple of
+//! microseconds for a 64 KiB block on one machine and more on another, so
+//! that the same chunks may gain on one machine and lose on the next (see
+//! docs/performance.md).  So each calling thread keeps, per kind of block
+//! (the users of this module say what a kind is), two estimates of how long
+//! a block takes, one for each way of doing it, and takes the quicker way;
+//! the other way is tried now and then (a [`TRIAL`] of a few blocks), so
+//! that the estimates follow the data and the machine, and less often while
+//! the trials keep confirming the choice.  When the blocks done the
+//! preferred way start taking a clearly different time (other data, another
+//! chunk shape), the other way's estimate is stale: it is measured again at
+//! once, and that trial replaces it instead of nudging it.
 //! Blocks estimated under [`pays`]'s threshold are never shared: their
-//! streams decode faster than any core seen so far takes to hand them over.
+//! streams are done faster than any core seen so far takes to hand them over.
 
-use super::decompress::{
-    decode_block, finish_block, next_stream, write_stream, Layout, Parsed, Stream,
-};
-use super::params::DParams;
-use super::pipeline::Scratch;
-use crate::error::{Error, Result};
-use crate::format::header::Special;
+use crate::error::Result;
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Index of the serial estimate in [`Estimates::ns`].
@@ -37,10 +27,10 @@ const SERIAL: usize = 0;
 /// Index of the shared estimate.
 const SHARED: usize = 1;
 
-/// What a calling thread knows of one codec format's one-block chunks.
+/// What a calling thread knows of one kind of block.
 #[derive(Clone, Copy, Debug)]
-struct Estimates {
-    /// The estimated time to decode a block on this thread alone
+pub(super) struct Estimates {
+    /// The estimated time to do a block on this thread alone
     /// ([`SERIAL`]) and shared with helpers ([`SHARED`]), in ns per KiB
     /// (0: no sample yet).
     ns: [u32; 2],
@@ -48,10 +38,10 @@ struct Estimates {
     /// preferred: from [`MIN_EXPLORE`] up to [`MAX_EXPLORE`], one step up
     /// each time a trial leaves the preference as it was, back to the
     /// minimum when the preference changes.  A trial costs (waking a helper
-    /// that stopped waiting, or decoding alone what two threads would have
+    /// that stopped waiting, or doing alone what two threads would have
     /// done quicker), so trials that keep confirming become rare.
     explore: u32,
-    /// Blocks of this format decoded so far (wrapping).
+    /// Blocks of this kind done so far (wrapping).
     calls: u32,
     /// Time summed over the timed calls of the current trial, and their
     /// number.
@@ -68,7 +58,7 @@ struct Estimates {
 }
 
 impl Estimates {
-    const NEW: Estimates = Estimates {
+    pub(super) const NEW: Estimates = Estimates {
         ns: [0; 2],
         explore: MIN_EXPLORE,
         calls: 0,
@@ -90,12 +80,7 @@ impl Estimates {
     }
 }
 
-thread_local! {
-    /// Per codec format (the low three bits of the flags).
-    static COST: [Cell<Estimates>; 8] = const { [const { Cell::new(Estimates::NEW) }; 8] };
-}
-
-/// One decode in this many done the preferred way is timed (a clock read
+/// One block in this many done the preferred way is timed (a clock read
 /// costs ~25 ns, about 1% of the quickest blocks this applies to).
 const SAMPLE: u32 = 8;
 
@@ -118,19 +103,6 @@ const DRIFT: i8 = 2;
 /// times as long as steady sharing (the helper's core and caches have gone
 /// cold), which, timed, would keep sharing from ever looking good.
 const TRIAL: u32 = 8;
-
-/// Whether the chunk's single block is made of several streams.
-pub(super) fn splittable(p: &Parsed) -> bool {
-    p.special == Special::None
-        && !p.memcpyed
-        && !p.h.dont_split()
-        && p.typesize > 1
-        && p.leftover == 0
-        // A user codec stays on the calling thread: one that needs a lock
-        // the caller holds (a Python callback and the GIL) would wait
-        // forever on a helper.
-        && p.h.compformat() != crate::codec::FORMAT_UDCODEC
-}
 
 /// Whether sharing a block of `bsize` bytes estimated at `ns_per_kib` on
 /// one thread may pay: it must take longer than a fixed cost (waking
@@ -158,7 +130,7 @@ fn record(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
     let slot = &mut est.ns[way];
     // Up by a quarter of the difference, down by half: one block slowed by
     // an interrupt or a page fault does not switch the way blocks are
-    // decoded, while a lasting change gets there after a few samples.
+    // done, while a lasting change gets there after a few samples.
     *slot = match *slot {
         0 => sample,
         old if sample > old => old + (sample - old) / 4,
@@ -166,7 +138,7 @@ fn record(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
     };
 }
 
-/// How a call decodes its block.
+/// How a call does its block.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Pick {
     way: usize,
@@ -185,7 +157,7 @@ enum Trial {
     Last,
 }
 
-/// How the next block of `bsize` bytes is decoded.
+/// How the next block of `bsize` bytes is done.
 fn choose(est: &Estimates, bsize: usize) -> Pick {
     let pick = |way, timed, trial| Pick { way, timed, trial };
     let [serial, _] = est.ns;
@@ -302,18 +274,16 @@ fn watch_drift(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
     }
 }
 
-/// Decode the single block of `p` into `out`, on this thread or shared
-/// with `nthreads - 1` helpers, whichever has been quicker.
-pub(super) fn decode(
-    p: &Parsed,
-    dparams: &DParams,
-    out: &mut [u8],
-    nthreads: usize,
-    scratch: &mut Scratch,
-) -> Result<()> {
-    let slot = (p.h.compformat() & 7) as usize;
-    let bsize = out.len();
-    let mut est = COST.with(|c| c[slot].get());
+/// Do one block of `bsize` bytes, of the kind whose estimates `cost`
+/// holds, the way they pick: `work(false)` on this thread alone or
+/// `work(true)` shared with helpers; time it when they ask for a sample,
+/// and update them.
+pub(super) fn run<T>(
+    cost: &Cell<Estimates>,
+    bsize: usize,
+    work: impl FnOnce(bool) -> Result<T>,
+) -> Result<T> {
+    let mut est = cost.get();
     let pick = choose(&est, bsize);
     if pick.way == SERIAL && pick.trial == Trial::First {
         // Time the serial way as it runs outside trials: without helpers
@@ -321,231 +291,33 @@ pub(super) fn decode(
         crate::pool::stop_lingering();
     }
     let start = pick.timed.then(Instant::now);
-    let done = if pick.way == SHARED {
-        shared(p, dparams, out, nthreads, scratch)
-    } else {
-        decode_block(p, dparams, 0, out, None, scratch, 0)
-    };
+    let done = work(pick.way == SHARED);
     let ns = start.map(|s| s.elapsed().as_nanos() as u64);
     update(&mut est, pick, bsize, ns.filter(|_| done.is_ok()));
-    COST.with(|c| c[slot].set(est));
+    cost.set(est);
     done
 }
 
-/// Decode the block's streams on up to `nthreads` threads, then undo the
-/// filters on this one.
-fn shared(
-    p: &Parsed,
-    dparams: &DParams,
-    out: &mut [u8],
-    nthreads: usize,
-    scratch: &mut Scratch,
-) -> Result<()> {
-    let bsize = out.len();
-    let lay = Layout::new(p, dparams, bsize, false)?;
-    let nstreams = bsize / lay.neblock;
-    let mut streams = Vec::with_capacity(nstreams);
-    let mut src = &p.src[p.bstart(0)..];
-    for _ in 0..nstreams {
-        let (stream, rest) = next_stream(src, lay.neblock)?;
-        streams.push(stream);
-        src = rest;
-    }
-    // Largest coded streams first, so that the last ones claimed are quick.
-    let mut order: Vec<usize> = (0..nstreams).collect();
-    order.sort_by_key(|&s| match streams[s] {
-        Stream::Coded(d) => usize::MAX - d.len(),
-        Stream::Raw(_) => usize::MAX - 1,
-        Stream::Fill(_) => usize::MAX,
-    });
-    scratch.ensure(bsize);
-    let Scratch { a, b, .. } = scratch;
-    {
-        let target: &mut [u8] = if lay.in_tmp {
-            &mut a[..bsize]
-        } else {
-            &mut out[..]
-        };
-        let slots: Vec<Mutex<&mut [u8]>> = target
-            .chunks_exact_mut(lay.neblock)
-            .map(Mutex::new)
-            .collect();
-        let next = AtomicUsize::new(0);
-        let error: Mutex<Option<Error>> = Mutex::new(None);
-        let lay = &lay;
-        // One job per thread, each claiming streams until none is left.
-        crate::pool::run(
-            nthreads.min(nstreams),
-            nthreads.min(nstreams),
-            &|_, _| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= nstreams {
-                    break;
-                }
-                let s = order[k];
-                let mut dst = slots[s].lock().unwrap_or_else(|e| e.into_inner());
-                if let Err(e) = write_stream(p, lay, streams[s], &mut dst) {
-                    error
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(e);
-                    break;
-                }
-            },
-        );
-        if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
-    }
-    finish_block(p, dparams, &lay, 0, out, a, b, None, 0)
-}
-
-/// Set this thread's estimates for a codec format (tests force or forbid
-/// sharing with them).
+/// Estimates that make [`run`] share every block of `bsize` bytes outside
+/// trials of the serial way (`true`), or never share one (`false`); for
+/// the tests of the ways themselves.
 #[cfg(test)]
-fn set_estimates(format: u8, serial: u32, shared: u32) {
-    let est = Estimates {
-        ns: [serial, shared],
+pub(super) fn forced(share: bool) -> Estimates {
+    Estimates {
+        ns: if share { [u32::MAX / 2, 1] } else { [1, 0] },
         ..Estimates::NEW
-    };
-    COST.with(|c| c[(format & 7) as usize].set(est));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chunk::{compress, decompress_into, CParams, SplitMode};
-    use crate::codec;
-    use crate::format::header::{BITSHUFFLE, DELTA, NOFILTER, SHUFFLE};
 
     /// The block size of the simulations, in bytes and KiB: big enough
     /// that a block estimated at 120 ns per KiB pays sharing, and one at
     /// 100 does not.
     const BIG: usize = 256 << 10;
     const KIB: u64 = (BIG / 1024) as u64;
-
-    /// Items whose low bytes vary and high bytes repeat, as in real arrays.
-    fn data(n: usize, typesize: usize) -> Vec<u8> {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        (0..n / typesize)
-            .flat_map(|i| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let v = (i as u64 * 3) ^ (x & 0x3f);
-                v.to_le_bytes().into_iter().cycle().take(typesize)
-            })
-            .collect()
-    }
-
-    /// A one-block chunk of several streams, or None when the codec left
-    /// the data stored.
-    fn one_block(compcode: u8, typesize: usize, filters: [u8; 6]) -> Option<(Vec<u8>, Vec<u8>)> {
-        let src = data(64 << 10, typesize);
-        let params = CParams {
-            compcode,
-            clevel: 5,
-            typesize: typesize as i32,
-            blocksize: src.len() as i32,
-            splitmode: SplitMode::Always,
-            filters,
-            ..CParams::default()
-        };
-        let chunk = compress(&params, &src).unwrap();
-        let p = crate::chunk::decompress::parse(&chunk).unwrap();
-        assert_eq!(p.nblocks, 1);
-        if p.memcpyed {
-            return None;
-        }
-        assert!(splittable(&p), "codec {compcode} typesize {typesize}");
-        Some((src, chunk))
-    }
-
-    fn decode_with(chunk: &[u8], nthreads: i16, len: usize) -> crate::error::Result<Vec<u8>> {
-        let dp = DParams {
-            nthreads,
-            ..DParams::default()
-        };
-        let mut out = vec![0u8; len];
-        decompress_into(&dp, chunk, &mut out)?;
-        Ok(out)
-    }
-
-    #[test]
-    fn shared_blocks_decode_exactly() {
-        let filter_sets = [
-            [0, 0, 0, 0, 0, NOFILTER],
-            [0, 0, 0, 0, 0, SHUFFLE],
-            [0, 0, 0, 0, 0, BITSHUFFLE],
-            [0, 0, 0, 0, DELTA, SHUFFLE],
-        ];
-        let mut tested = 0;
-        for compcode in [
-            codec::BLOSCLZ,
-            codec::LZ4,
-            codec::LZ4HC,
-            codec::ZLIB,
-            codec::ZSTD,
-        ] {
-            for typesize in [2usize, 4, 8, 16] {
-                for filters in filter_sets {
-                    let Some((src, chunk)) = one_block(compcode, typesize, filters) else {
-                        continue;
-                    };
-                    tested += 1;
-                    let format = crate::format::header::ChunkHeader::parse(&chunk)
-                        .unwrap()
-                        .compformat();
-                    let serial = decode_with(&chunk, 1, src.len()).unwrap();
-                    assert!(serial == src);
-                    for nthreads in [2i16, 3, 8] {
-                        // Far above the threshold and sharing far quicker:
-                        // every block is shared but those of the trials
-                        // of the serial way (the last TRIAL of 32).
-                        for _ in 0..16 {
-                            set_estimates(format, u32::MAX / 2, 1);
-                            let out = decode_with(&chunk, nthreads, src.len()).unwrap();
-                            assert!(
-                                out == serial,
-                                "codec {compcode} typesize {typesize} filters {filters:?} \
-                                 nthreads {nthreads}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        // 5 codecs x 4 typesizes x 4 filter sets, less the stored ones.
-        assert!(tested >= 60, "only {tested} chunks were compressed");
-    }
-
-    #[test]
-    fn shared_blocks_report_bad_streams() {
-        let (src, chunk) = one_block(codec::ZSTD, 8, [0, 0, 0, 0, 0, SHUFFLE]).unwrap();
-        let format = codec::FORMAT_ZSTD;
-        // Damage every byte of the block's streams in turn (a sample of
-        // them): a shared decode must fail or give the serial result,
-        // never panic or differ.
-        let start = crate::chunk::decompress::parse(&chunk).unwrap().bstart(0);
-        for at in (start..chunk.len()).step_by(7) {
-            let mut bad = chunk.clone();
-            bad[at] ^= 0x5a;
-            let serial = decode_with(&bad, 1, src.len());
-            for _ in 0..16 {
-                set_estimates(format, u32::MAX / 2, 1);
-                let shared = decode_with(&bad, 2, src.len());
-                match (&serial, &shared) {
-                    (Ok(a), Ok(b)) => assert!(a == b, "byte {at}"),
-                    (Err(_), Err(_)) => {}
-                    _ => panic!(
-                        "byte {at}: serial {:?} shared {:?}",
-                        serial.is_ok(),
-                        shared.is_ok()
-                    ),
-                }
-            }
-        }
-    }
 
     #[test]
     fn estimate_follows_the_samples() {
@@ -567,7 +339,7 @@ mod tests {
         assert!(!pays(u32::MAX, 512));
     }
 
-    /// Runs `calls` calls on `est` as `decode` would, the serial way taking
+    /// Runs `calls` calls on `est` as [`run`] would, the serial way taking
     /// `serial` ns per KiB and the shared way `shared`; returns how many
     /// were shared.
     fn simulate(est: &mut Estimates, calls: u32, serial: u64, shared: u64) -> u32 {
@@ -585,7 +357,7 @@ mod tests {
     #[test]
     fn the_quicker_way_wins_and_the_other_is_tried() {
         let big = BIG;
-        // No sample yet: a timed serial decode first.
+        // No sample yet: a timed serial block first.
         let mut est = Estimates::NEW;
         assert_eq!(choose(&est, big).way, SERIAL);
         assert!(choose(&est, big).timed);
