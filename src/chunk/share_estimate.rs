@@ -15,7 +15,7 @@
 //! preferred way start taking a clearly different time (other data, another
 //! chunk shape), the other way's estimate is stale: it is measured again at
 //! once, and that trial replaces it instead of nudging it.
-//! Blocks estimated under [`pays`]'s threshold are never shared: their
+//! Blocks estimated under a [`Threshold`] are never shared: their
 //! streams are done faster than any core seen so far takes to hand them over.
 
 use crate::error::Result;
@@ -55,24 +55,47 @@ pub(super) struct Estimates {
     /// The way not preferred is due for a trial whose mean replaces its
     /// estimate (it was measured on other data).
     stale: bool,
+    /// The least time of a block worth sharing.
+    least: Threshold,
 }
 
 impl Estimates {
-    pub(super) const NEW: Estimates = Estimates {
-        ns: [0; 2],
-        explore: MIN_EXPLORE,
-        calls: 0,
-        trial_ns: 0,
-        trial_n: 0,
-        drift: 0,
-        anchor: 0,
-        stale: false,
-    };
+    /// No sample yet; blocks estimated under `least` are never shared.
+    pub(super) const fn new(least: Threshold) -> Estimates {
+        Estimates {
+            ns: [0; 2],
+            explore: MIN_EXPLORE,
+            calls: 0,
+            trial_ns: 0,
+            trial_n: 0,
+            drift: 0,
+            anchor: 0,
+            stale: false,
+            least,
+        }
+    }
 
-    /// The way taken outside trials, for a block of `bsize` bytes.
+    /// Whether sharing a block of `bsize` bytes estimated at `ns_per_kib`
+    /// on one thread may pay: it must take longer than [`Self::least`].
+    fn pays(&self, ns_per_kib: u32, bsize: usize) -> bool {
+        let kib = (bsize / 1024) as u64;
+        let Threshold {
+            fixed_ns,
+            per_kib_ns,
+        } = self.least;
+        ns_per_kib as u64 * kib >= fixed_ns as u64 + per_kib_ns as u64 * kib
+    }
+
+    /// The way taken outside trials, for a block of `bsize` bytes: shared
+    /// when that is estimated quicker by more than an eighth.  Sharing
+    /// costs more than its timed part shows (the helpers' time, their
+    /// lingering), and on the 2-core VM blocks of about 17 us that it
+    /// compressed as fast as the serial way by that measure made whole
+    /// runs 3-13% slower (zstd+shuffle at clevel 5, 64 KiB, integers).
     fn preferred(&self, bsize: usize) -> usize {
         let [serial, shared] = self.ns;
-        if serial != 0 && shared != 0 && shared < serial && pays(serial, bsize) {
+        let quicker = (shared as u64) + (shared as u64) / 8 < serial as u64;
+        if serial != 0 && shared != 0 && quicker && self.pays(serial, bsize) {
             SHARED
         } else {
             SERIAL
@@ -104,25 +127,35 @@ const DRIFT: i8 = 2;
 /// cold), which, timed, would keep sharing from ever looking good.
 const TRIAL: u32 = 8;
 
-/// Whether sharing a block of `bsize` bytes estimated at `ns_per_kib` on
-/// one thread may pay: it must take longer than a fixed cost (waking
-/// helpers, waiting for the last of them) plus a cost per byte (moving the
-/// helpers' streams between cores).  With two threads a block saves at
-/// most half its stream time, and the filter still runs on one.  The fixed
-/// part is that of the slowest machines seen: on one, 64 KiB blocks that
-/// decode in 7.5 us gained when shared, on others blocks of 10 us lost a
-/// third of their speed (see docs/performance.md); a block below the
-/// threshold gives up a few microseconds at most where sharing would have
-/// paid.  Above the threshold the two estimates decide.
-fn pays(ns_per_kib: u32, bsize: usize) -> bool {
-    let kib = (bsize / 1024) as u64;
-    ns_per_kib as u64 * kib >= FIXED_NS + PER_KIB_NS * kib
+/// The least time of a block worth sharing: a fixed cost (waking helpers,
+/// waiting for the last of them) plus a cost per KiB (moving the helpers'
+/// streams between cores).  With two threads a block saves at most half
+/// its stream time, and the filters still run on one thread.  A block
+/// below the threshold gives up a few microseconds at most where sharing
+/// would have paid; above it the two estimates decide.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Threshold {
+    fixed_ns: u32,
+    per_kib_ns: u32,
 }
 
-/// The two parts of [`pays`]'s threshold (13.2 us for a 64 KiB block,
-/// 25.6 us for 256 KiB).
-const FIXED_NS: u64 = 9000;
-const PER_KIB_NS: u64 = 65;
+/// For decoding: 13.2 us for a 64 KiB block, 25.6 us for 256 KiB.  The
+/// fixed part is that of the slowest machines seen: on one, 64 KiB blocks
+/// that decode in 7.5 us gained when shared, on others blocks of 10 us
+/// lost a third of their speed (see docs/performance.md).
+pub(super) const DECODE: Threshold = Threshold {
+    fixed_ns: 9000,
+    per_kib_ns: 65,
+};
+
+/// For compressing: twice as long.  On the 2-core VM, 64 KiB LZ4 blocks
+/// of 13-16 us (shuffled floats) compressed 4-14% slower overall with
+/// sharing tried on them, while BloscLZ and zstd blocks of 50 us and more
+/// gained 30-45%.
+pub(super) const ENCODE: Threshold = Threshold {
+    fixed_ns: 18000,
+    per_kib_ns: 130,
+};
 
 fn record(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
     let kib = (bsize / 1024).max(1) as u64;
@@ -165,7 +198,7 @@ fn choose(est: &Estimates, bsize: usize) -> Pick {
     if serial == 0 {
         return pick(SERIAL, true, Trial::No);
     }
-    if !pays(serial, bsize) {
+    if !est.pays(serial, bsize) {
         return pick(SERIAL, k.is_multiple_of(SAMPLE), Trial::No);
     }
     let preferred = est.preferred(bsize);
@@ -261,7 +294,7 @@ fn watch_drift(est: &mut Estimates, way: usize, bsize: usize, ns: u64) {
         return;
     }
     est.drift = 0;
-    if est.ns[1 - way] == 0 || !pays(est.ns[SERIAL], bsize) {
+    if est.ns[1 - way] == 0 || !est.pays(est.ns[SERIAL], bsize) {
         return;
     }
     est.stale = true;
@@ -305,13 +338,15 @@ pub(super) fn run<T>(
 pub(super) fn forced(share: bool) -> Estimates {
     Estimates {
         ns: if share { [u32::MAX / 2, 1] } else { [1, 0] },
-        ..Estimates::NEW
+        ..Estimates::new(DECODE)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const NEW: Estimates = Estimates::new(DECODE);
 
     /// The block size of the simulations, in bytes and KiB: big enough
     /// that a block estimated at 120 ns per KiB pays sharing, and one at
@@ -321,7 +356,7 @@ mod tests {
 
     #[test]
     fn estimate_follows_the_samples() {
-        let mut est = Estimates::NEW;
+        let mut est = NEW;
         let big = BIG;
         record(&mut est, SERIAL, big, KIB * 100);
         assert_eq!(est.ns, [100, 0]);
@@ -334,9 +369,9 @@ mod tests {
         record(&mut est, SHARED, big, KIB * 90);
         assert_eq!(est.ns, [150, 90]);
         assert_eq!(est.preferred(big), SHARED);
-        assert!(!pays(100, big));
-        assert!(pays(120, big));
-        assert!(!pays(u32::MAX, 512));
+        assert!(!NEW.pays(100, big));
+        assert!(NEW.pays(120, big));
+        assert!(!NEW.pays(u32::MAX, 512));
     }
 
     /// Runs `calls` calls on `est` as [`run`] would, the serial way taking
@@ -358,7 +393,7 @@ mod tests {
     fn the_quicker_way_wins_and_the_other_is_tried() {
         let big = BIG;
         // No sample yet: a timed serial block first.
-        let mut est = Estimates::NEW;
+        let mut est = NEW;
         assert_eq!(choose(&est, big).way, SERIAL);
         assert!(choose(&est, big).timed);
         // Under the threshold, never shared, whatever sharing would take.
@@ -366,14 +401,14 @@ mod tests {
         assert_eq!(est.ns, [100, 0]);
         // Above it, sharing is tried and kept where it is quicker: the
         // serial way only in trials, TRIAL calls every 32.
-        let mut est = Estimates::NEW;
+        let mut est = NEW;
         let first = simulate(&mut est, 32, 200, 100);
         assert_eq!(first, TRIAL);
         assert_eq!(est.preferred(big), SHARED);
         assert_eq!(est.explore, MIN_EXPLORE);
         assert_eq!(simulate(&mut est, 32, 200, 100), 32 - TRIAL);
         // Where sharing is slower it is only tried, less and less often.
-        let mut est = Estimates::NEW;
+        let mut est = NEW;
         let shared = simulate(&mut est, 1 << 14, 200, 300);
         assert_eq!(est.preferred(big), SERIAL);
         assert_eq!(est.explore, MAX_EXPLORE);
@@ -413,7 +448,7 @@ mod tests {
         let big = BIG;
         // Long on blocks that decode slowly, where sharing wins by far: the
         // trials of the serial way have become rare.
-        let mut est = Estimates::NEW;
+        let mut est = NEW;
         simulate(&mut est, 1 << 14, 2000, 600);
         assert_eq!(est.preferred(big), SHARED);
         assert_eq!(est.explore, MAX_EXPLORE);
@@ -426,7 +461,7 @@ mod tests {
         // A change of half the time is as plain: from blocks where sharing
         // wins a little to blocks that take half as long shared and a
         // fifth as long serial.
-        let mut est = Estimates::NEW;
+        let mut est = NEW;
         simulate(&mut est, 1 << 14, 730, 600);
         assert_eq!(est.preferred(big), SHARED);
         switch_within(&mut est, 4 * SAMPLE, 150, 300);
@@ -448,7 +483,7 @@ mod tests {
     #[test]
     fn lone_slow_blocks_start_no_trial() {
         let big = BIG;
-        let mut est = Estimates::NEW;
+        let mut est = NEW;
         simulate(&mut est, 1 << 14, 200, 300);
         assert_eq!(est.explore, MAX_EXPLORE);
         // One timed block in four takes 2.5 times as long (an interrupt,
@@ -473,7 +508,7 @@ mod tests {
         let big = BIG;
         let mut est = Estimates {
             ns: [200, 300],
-            ..Estimates::NEW
+            ..NEW
         };
         // The first calls of the trial are slow (cold helper), the rest
         // quick: only the quick ones count.
@@ -495,7 +530,7 @@ mod tests {
         let mut est = Estimates {
             ns: [200, 300],
             calls: 24,
-            ..Estimates::NEW
+            ..NEW
         };
         for i in 0..TRIAL {
             let pick = choose(&est, big);

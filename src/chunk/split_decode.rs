@@ -20,7 +20,7 @@ use std::sync::Mutex;
 
 thread_local! {
     /// Per codec format (the low three bits of the flags).
-    static COST: [Cell<Estimates>; 8] = const { [const { Cell::new(Estimates::NEW) }; 8] };
+    static COST: [Cell<Estimates>; 8] = const { [const { Cell::new(Estimates::new(share_estimate::DECODE)) }; 8] };
 }
 
 /// Whether the chunk's single block is made of several streams.

@@ -27,7 +27,7 @@ const LEVELS: usize = 10;
 thread_local! {
     /// Per built-in codec (its code, 0 to 5) and compression level.
     static COST: [Cell<Estimates>; 6 * LEVELS] =
-        const { [const { Cell::new(Estimates::NEW) }; 6 * LEVELS] };
+        const { [const { Cell::new(Estimates::new(share_estimate::ENCODE)) }; 6 * LEVELS] };
 }
 
 /// Whether the chunk's single block is compressed as several streams that
