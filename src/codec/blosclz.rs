@@ -590,6 +590,34 @@ fn copy_in_steps<const STEP: usize>(out: &mut [u8], src: usize, op: usize, len: 
     }
 }
 
+/// The 16 bytes from `src` on of the pattern of period `dist` (below 8)
+/// that starts there; `out` holds 16 bytes from `src`.  Periods 1, 2 and 4
+/// (runs of a byte, of a 16-bit or a 32-bit item: most of the short
+/// periods of shuffled numbers) are spread by one multiplication; the
+/// others by doubling in a 128-bit word, which takes several dependent
+/// shifts.
+#[inline(always)]
+fn short_period(out: &[u8], src: usize, dist: usize) -> [u8; 16] {
+    let word: [u8; 16] = out[src..src + 16].try_into().unwrap_or([0; 16]);
+    let low = u64::from_le_bytes(word[..8].try_into().unwrap_or([0; 8]));
+    let spread = match dist {
+        1 => Some((low & 0xff) * 0x0101_0101_0101_0101),
+        2 => Some((low & 0xffff) * 0x0001_0001_0001_0001),
+        4 => Some((low & 0xffff_ffff) * 0x0000_0001_0000_0001),
+        _ => None,
+    };
+    if let Some(half) = spread {
+        return (((half as u128) << 64) | half as u128).to_le_bytes();
+    }
+    let mut pat = u128::from_le_bytes(word) & ((1u128 << (8 * dist)) - 1);
+    let mut span = dist;
+    while span < 16 {
+        pat |= pat << (8 * span);
+        span *= 2;
+    }
+    pat.to_le_bytes()
+}
+
 /// Copies `len` bytes inside `out` from `dist` bytes behind `op` to `op`,
 /// with LZ77 semantics (an overlapping source repeats the pattern).
 /// Requires `1 <= dist <= op` and `op + len <= out.len()`; up to 31 bytes
@@ -619,16 +647,9 @@ fn copy_match(out: &mut [u8], op: usize, dist: usize, len: usize) {
             // No load waits for an earlier store.  The 16-byte read may take
             // bytes past `op` (inside `out`, as there is room); they are
             // masked off.
-            let word: [u8; 16] = out[src..src + 16].try_into().unwrap_or([0; 16]);
-            let mut pat = u128::from_le_bytes(word) & ((1u128 << (8 * dist)) - 1);
-            let mut span = dist;
-            while span < 16 {
-                pat |= pat << (8 * span);
-                span *= 2;
-            }
             // Through memory, so that the loop below stores it with one
             // 16-byte move rather than two 8-byte ones.
-            let pat = std::hint::black_box(pat.to_le_bytes());
+            let pat = std::hint::black_box(short_period(out, src, dist));
             let stride = STRIDE16[dist];
             let mut i = op;
             while i < op + len {
