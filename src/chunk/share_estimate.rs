@@ -89,9 +89,8 @@ impl Estimates {
     /// The way taken outside trials, for a block of `bsize` bytes: shared
     /// when that is estimated quicker by more than an eighth.  Sharing
     /// costs more than its timed part shows (the helpers' time, their
-    /// lingering), and on the 2-core VM blocks of about 17 us that it
-    /// compressed as fast as the serial way by that measure made whole
-    /// runs 3-13% slower (zstd+shuffle at clevel 5, 64 KiB, integers).
+    /// lingering): blocks it did as fast as the serial way by that
+    /// measure made whole runs slower (docs/performance.md, session 17).
     fn preferred(&self, bsize: usize) -> usize {
         let [serial, shared] = self.ns;
         let quicker = (shared as u64) + (shared as u64) / 8 < serial as u64;
@@ -148,10 +147,10 @@ pub(super) const DECODE: Threshold = Threshold {
     per_kib_ns: 65,
 };
 
-/// For compressing: twice as long.  On the 2-core VM, 64 KiB LZ4 blocks
-/// of 13-16 us (shuffled floats) compressed 4-14% slower overall with
-/// sharing tried on them, while BloscLZ and zstd blocks of 50 us and more
-/// gained 30-45%.
+/// For compressing: twice as long, the filters taking a larger share of
+/// the block's time there.  Quick LZ4 blocks above the decoding threshold
+/// compressed slower overall with sharing tried on them, while slow
+/// BloscLZ and zstd blocks gained (docs/performance.md, session 17).
 pub(super) const ENCODE: Threshold = Threshold {
     fixed_ns: 18000,
     per_kib_ns: 130,

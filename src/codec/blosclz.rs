@@ -648,9 +648,8 @@ fn copy_match(out: &mut [u8], op: usize, dist: usize, len: usize) {
             // past `op` (inside `out`, as there is room); they are masked
             // off.  (Passing the pattern through memory to get one 16-byte
             // store per step instead of two 8-byte ones cost a stalled
-            // reload per match: most of these matches take one or two
-            // steps.  Without it, shuffled float64 decoded 1.12-1.20x as
-            // fast on the 2-core Xeon VM.)
+            // reload per match, and most of these matches take one or two
+            // steps: see docs/performance.md, session 17.)
             let pat = short_period(out, src, dist);
             let stride = STRIDE16[dist];
             let mut i = op;
