@@ -194,6 +194,29 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The first error that threads sharing one job ran into (the others are
+/// dropped, as a serial run would have stopped at the first).
+#[derive(Default)]
+pub struct FirstError(std::sync::Mutex<Option<Error>>);
+
+impl FirstError {
+    /// Keep `e` unless an error was kept already.
+    pub fn keep(&self, e: Error) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert(e);
+    }
+
+    /// `Err` with the kept error, if any.
+    pub fn into_result(self) -> Result<()> {
+        match self.0.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

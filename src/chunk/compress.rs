@@ -53,6 +53,18 @@ pub(super) fn is_run(s: &[u8]) -> bool {
     chunks.remainder().iter().all(|&b| b == first)
 }
 
+/// Write the entry of a stream that is a run of `value` (extended headers):
+/// a negative size at `csize_at`, then, for a byte other than 0, one byte
+/// at `pos`. Returns where the next entry goes, None when out of room.
+pub(super) fn put_run(out: &mut [u8], csize_at: usize, pos: usize, value: u8) -> Option<usize> {
+    out[csize_at..csize_at + 4].copy_from_slice(&(-(value as i32)).to_le_bytes());
+    if value == 0 {
+        return Some(pos);
+    }
+    *out.get_mut(pos)? = 1;
+    Some(pos + 1)
+}
+
 /// Compress block `j` into `out`. `Ok(None)` means it does not fit.
 pub(super) fn compress_block(
     job: &Job,
@@ -102,14 +114,9 @@ pub(super) fn compress_block(
         pos += 4;
         let ip = &filtered[s * neblock..(s + 1) * neblock];
         if job.extended && is_run(ip) {
-            let value = ip[0];
-            out[csize_at..csize_at + 4].copy_from_slice(&(-(value as i32)).to_le_bytes());
-            if value != 0 {
-                if out.len() < pos + 1 {
-                    return Ok(None);
-                }
-                out[pos] = 1;
-                pos += 1;
+            match put_run(out, csize_at, pos, ip[0]) {
+                Some(end) => pos = end,
+                None => return Ok(None),
             }
             continue;
         }

@@ -3,7 +3,7 @@
 use super::params::DParams;
 use super::pipeline::{self, BackwardInfo, Scratch};
 use crate::codec::{self, CallInfo, DecompressDict};
-use crate::error::{Error, Result};
+use crate::error::{Error, FirstError, Result};
 use crate::format::header::*;
 use std::cell::RefCell;
 
@@ -668,23 +668,17 @@ fn decode_in_parallel(
     while rest.peek().is_some() {
         groups.push(std::sync::Mutex::new(rest.by_ref().take(per).collect()));
     }
-    let errors: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+    let errors = FirstError::default();
     crate::pool::run(nthreads, groups.len(), &|g, tid| {
         let mut group = groups[g].lock().unwrap_or_else(|e| e.into_inner());
         for (j, blk) in group.iter_mut() {
             if let Err(e) = decode(*j, blk, tid as i32) {
-                errors
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get_or_insert(e);
+                errors.keep(e);
                 return;
             }
         }
     });
-    match errors.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    errors.into_result()
 }
 
 /// Decode items `start..start+nitems` (in units of the header typesize) into `dest`.

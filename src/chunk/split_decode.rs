@@ -12,7 +12,7 @@ use super::decompress::{
 use super::params::DParams;
 use super::pipeline::Scratch;
 use super::share_estimate::{self, Estimates};
-use crate::error::{Error, Result};
+use crate::error::{FirstError, Result};
 use crate::format::header::Special;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -96,7 +96,7 @@ fn shared(
             .map(Mutex::new)
             .collect();
         let next = AtomicUsize::new(0);
-        let error: Mutex<Option<Error>> = Mutex::new(None);
+        let error = FirstError::default();
         let lay = &lay;
         // One job per thread, each claiming streams until none is left.
         crate::pool::run(
@@ -110,17 +110,12 @@ fn shared(
                 let s = order[k];
                 let mut dst = slots[s].lock().unwrap_or_else(|e| e.into_inner());
                 if let Err(e) = write_stream(p, lay, streams[s], &mut dst) {
-                    error
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(e);
+                    error.keep(e);
                     break;
                 }
             },
         );
-        if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(e);
-        }
+        error.into_result()?;
     }
     finish_block(p, dparams, &lay, 0, out, a, b, None, 0)
 }
@@ -135,9 +130,10 @@ fn always_share(format: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chunk::tests::SPLIT_FILTER_SETS;
     use crate::chunk::{compress, decompress_into, CParams, SplitMode};
     use crate::codec;
-    use crate::format::header::{BITSHUFFLE, DELTA, NOFILTER, SHUFFLE};
+    use crate::format::header::SHUFFLE;
 
     /// Items whose low bytes vary and high bytes repeat, as in real arrays.
     fn data(n: usize, typesize: usize) -> Vec<u8> {
@@ -188,22 +184,10 @@ mod tests {
 
     #[test]
     fn shared_blocks_decode_exactly() {
-        let filter_sets = [
-            [0, 0, 0, 0, 0, NOFILTER],
-            [0, 0, 0, 0, 0, SHUFFLE],
-            [0, 0, 0, 0, 0, BITSHUFFLE],
-            [0, 0, 0, 0, DELTA, SHUFFLE],
-        ];
         let mut tested = 0;
-        for compcode in [
-            codec::BLOSCLZ,
-            codec::LZ4,
-            codec::LZ4HC,
-            codec::ZLIB,
-            codec::ZSTD,
-        ] {
+        for compcode in codec::BUILTIN {
             for typesize in [2usize, 4, 8, 16] {
-                for filters in filter_sets {
+                for filters in SPLIT_FILTER_SETS {
                     let Some((src, chunk)) = one_block(compcode, typesize, filters) else {
                         continue;
                     };

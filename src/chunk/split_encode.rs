@@ -10,12 +10,12 @@
 //! is decided per block by [`super::share_estimate`], from this thread's
 //! estimates for the codec and compression level.
 
-use super::compress::{compress_block, is_run, Job};
+use super::compress::{compress_block, is_run, put_run, Job};
 use super::parallel::{give_back, take_buffer};
 use super::pipeline::{self, Scratch};
 use super::share_estimate::{self, Estimates};
 use crate::codec;
-use crate::error::{Error, Result};
+use crate::error::{Error, FirstError, Result};
 use crate::plugin::CallInfo;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,10 +40,7 @@ pub(super) fn shareable(job: &Job) -> bool {
         && job.leftover == 0
         && job.typesize > 1
         && !job.training
-        && matches!(
-            job.params.compcode,
-            codec::BLOSCLZ | codec::LZ4 | codec::LZ4HC | codec::ZLIB | codec::ZSTD
-        )
+        && codec::BUILTIN.contains(&job.params.compcode)
 }
 
 /// Compress the single block of `job` into `out` as
@@ -111,7 +108,7 @@ fn shared(
             .map(|b| Mutex::new((b, None)))
             .collect();
         let next = AtomicUsize::new(0);
-        let error: Mutex<Option<Error>> = Mutex::new(None);
+        let error = FirstError::default();
         // One job per thread, each claiming streams until none is left.
         let workers = nthreads.min(nstreams);
         crate::pool::run(workers, workers, &|_, _| loop {
@@ -139,15 +136,12 @@ fn shared(
                 Ok(n) if n > 0 && n < neblock => *got = Some(Outcome::Coded(n)),
                 Ok(_) => *got = Some(Outcome::Raw),
                 Err(e) => {
-                    error
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(e);
+                    error.keep(e);
                     break;
                 }
             }
         });
-        if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Err(e) = error.into_result() {
             give_back(coded);
             return Err(e);
         }
@@ -185,13 +179,9 @@ fn lay_out(
         pos += 4;
         let ip = &filtered[s * neblock..(s + 1) * neblock];
         if let Outcome::Run(value) = outcome {
-            out[csize_at..csize_at + 4].copy_from_slice(&(-(value as i32)).to_le_bytes());
-            if value != 0 {
-                if out.len() < pos + 1 {
-                    return Ok(None);
-                }
-                out[pos] = 1;
-                pos += 1;
+            match put_run(out, csize_at, pos, value) {
+                Some(end) => pos = end,
+                None => return Ok(None),
             }
             continue;
         }
@@ -244,8 +234,9 @@ fn always_share(compcode: u8, clevel: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chunk::tests::SPLIT_FILTER_SETS;
     use crate::chunk::{compress_into, decompress, CParams, DParams, SplitMode};
-    use crate::format::header::{BITSHUFFLE, DELTA, NOFILTER, SHUFFLE};
+    use crate::format::header::SHUFFLE;
 
     /// Items whose low `random` bytes are noise and whose others follow a
     /// slow counter: streams that do not compress next to streams that do,
@@ -298,22 +289,10 @@ mod tests {
 
     #[test]
     fn shared_streams_make_the_serial_chunk() {
-        let filter_sets = [
-            [0, 0, 0, 0, 0, NOFILTER],
-            [0, 0, 0, 0, 0, SHUFFLE],
-            [0, 0, 0, 0, 0, BITSHUFFLE],
-            [0, 0, 0, 0, DELTA, SHUFFLE],
-        ];
         let mut compressed = 0;
-        for compcode in [
-            codec::BLOSCLZ,
-            codec::LZ4,
-            codec::LZ4HC,
-            codec::ZLIB,
-            codec::ZSTD,
-        ] {
+        for compcode in codec::BUILTIN {
             for typesize in [2usize, 4, 8, 16] {
-                for filters in filter_sets {
+                for filters in SPLIT_FILTER_SETS {
                     for random in [0, typesize / 2, typesize] {
                         let src = data(32 << 10, typesize, random);
                         let p = params(compcode, 5, typesize, filters, src.len());

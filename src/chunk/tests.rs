@@ -2,6 +2,15 @@ use super::*;
 use crate::codec;
 use crate::format::header::*;
 
+/// Filter pipelines for the tests of blocks split into streams: none, the
+/// byte and bit shuffles, and delta before a shuffle.
+pub(super) const SPLIT_FILTER_SETS: [[u8; 6]; 4] = [
+    [0, 0, 0, 0, 0, NOFILTER],
+    [0, 0, 0, 0, 0, SHUFFLE],
+    [0, 0, 0, 0, 0, BITSHUFFLE],
+    [0, 0, 0, 0, DELTA, SHUFFLE],
+];
+
 fn sample(n: usize) -> Vec<u8> {
     (0..n / 4)
         .flat_map(|i| ((i as u32) / 3).to_le_bytes())
@@ -11,13 +20,7 @@ fn sample(n: usize) -> Vec<u8> {
 
 #[test]
 fn round_trip_codecs_and_filters() {
-    for &codec_id in &[
-        codec::BLOSCLZ,
-        codec::LZ4,
-        codec::LZ4HC,
-        codec::ZLIB,
-        codec::ZSTD,
-    ] {
+    for codec_id in codec::BUILTIN {
         for &filt in &[NOFILTER, SHUFFLE, BITSHUFFLE] {
             for &n in &[0usize, 1, 31, 32, 100, 4096, 100_003, 1 << 20] {
                 for &clevel in &[0u8, 1, 5, 9] {

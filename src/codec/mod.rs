@@ -27,6 +27,8 @@ pub const LZ4HC: u8 = 2;
 pub const ZLIB: u8 = 4;
 /// Zstandard.
 pub const ZSTD: u8 = 5;
+/// The built-in codecs, in id order.
+pub const BUILTIN: [u8; 5] = [BLOSCLZ, LZ4, LZ4HC, ZLIB, ZSTD];
 /// Last id reserved for built-in codecs.
 pub const DEFINED_CODECS_STOP: u8 = 31;
 /// First id of user codecs.
