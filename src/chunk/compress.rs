@@ -56,7 +56,7 @@ pub(super) fn is_run(s: &[u8]) -> bool {
 /// Write the entry of a stream that is a run of `value` (extended headers):
 /// a negative size at `csize_at`, then, for a byte other than 0, one byte
 /// at `pos`. Returns where the next entry goes, None when out of room.
-pub(super) fn put_run(out: &mut [u8], csize_at: usize, pos: usize, value: u8) -> Option<usize> {
+fn put_run(out: &mut [u8], csize_at: usize, pos: usize, value: u8) -> Option<usize> {
     out[csize_at..csize_at + 4].copy_from_slice(&(-(value as i32)).to_le_bytes());
     if value == 0 {
         return Some(pos);
@@ -72,7 +72,7 @@ pub(super) fn compress_block(
     out: &mut [u8],
     scratch: &mut Scratch,
     tid: i32,
-    mut raw: Option<&mut Vec<RawStream>>,
+    raw: Option<&mut Vec<RawStream>>,
 ) -> Result<Option<usize>> {
     let (bsize, leftover_block) = job.block_size(j);
     let offset = j * job.blocksize;
@@ -105,6 +105,46 @@ pub(super) fn compress_block(
     };
     let neblock = bsize / nstreams;
     let info = job.params.call_info(job.params.compcode_meta);
+    let raw_base = if noop { offset } else { 0 };
+    let stream = |s: usize| &filtered[s * neblock..(s + 1) * neblock];
+    lay_out_streams(
+        out,
+        filtered,
+        neblock,
+        raw.map(|r| (r, raw_base)),
+        |s| (job.extended && is_run(stream(s))).then(|| stream(s)[0]),
+        |s, dest| {
+            let c = job.params;
+            codec::compress_stream(
+                c.compcode,
+                c.clevel as i32,
+                stream(s),
+                dest,
+                job.dict,
+                &info,
+                job.src,
+            )
+        },
+    )
+}
+
+/// Write the entries of a filtered block's streams (`neblock` bytes each)
+/// into `out` in order: a run's entry for a stream for which `run` gives
+/// its byte, else `code(s, dest)`'s output, `dest` being the room left
+/// for the stream (`neblock` bytes at most), or the stream itself where
+/// `code` gives 0 bytes or not fewer than `neblock`.  Streams stored raw
+/// are copied, or recorded in `raw`'s list (their place in the source
+/// offset by `raw`'s base) for the caller to copy.  `Ok(None)`: the block
+/// does not fit.
+pub(super) fn lay_out_streams(
+    out: &mut [u8],
+    filtered: &[u8],
+    neblock: usize,
+    mut raw: Option<(&mut Vec<RawStream>, usize)>,
+    run: impl Fn(usize) -> Option<u8>,
+    mut code: impl FnMut(usize, &mut [u8]) -> Result<usize>,
+) -> Result<Option<usize>> {
+    let nstreams = filtered.len() / neblock;
     let mut pos = 0usize;
     for s in 0..nstreams {
         if out.len() < pos + 4 {
@@ -112,9 +152,8 @@ pub(super) fn compress_block(
         }
         let csize_at = pos;
         pos += 4;
-        let ip = &filtered[s * neblock..(s + 1) * neblock];
-        if job.extended && is_run(ip) {
-            match put_run(out, csize_at, pos, ip[0]) {
+        if let Some(value) = run(s) {
+            match put_run(out, csize_at, pos, value) {
                 Some(end) => pos = end,
                 None => return Ok(None),
             }
@@ -124,28 +163,21 @@ pub(super) fn compress_block(
         if maxout == 0 {
             return Ok(None);
         }
-        let mut cbytes = codec::compress_stream(
-            job.params.compcode,
-            job.params.clevel as i32,
-            ip,
-            &mut out[pos..pos + maxout],
-            job.dict,
-            &info,
-            job.src,
-        )?;
+        let mut cbytes = code(s, &mut out[pos..pos + maxout])?;
         if cbytes == 0 || cbytes >= neblock {
             if out.len() < pos + neblock {
                 return Ok(None);
             }
-            match raw.as_deref_mut() {
+            match raw.as_mut() {
                 // Left where it is (the source, or the filtered block in
                 // `scratch`); the caller copies it from there.
-                Some(r) => r.push(RawStream {
+                Some((r, base)) => r.push(RawStream {
                     at: pos,
-                    src: if noop { offset } else { 0 } + s * neblock,
+                    src: *base + s * neblock,
                     len: neblock,
                 }),
-                None => out[pos..pos + neblock].copy_from_slice(ip),
+                None => out[pos..pos + neblock]
+                    .copy_from_slice(&filtered[s * neblock..(s + 1) * neblock]),
             }
             cbytes = neblock;
         }

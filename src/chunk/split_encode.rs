@@ -10,7 +10,7 @@
 //! is decided per block by [`super::share_estimate`], from this thread's
 //! estimates for the codec and compression level.
 
-use super::compress::{compress_block, is_run, put_run, Job};
+use super::compress::{compress_block, is_run, lay_out_streams, Job};
 use super::parallel::{give_back, take_buffer};
 use super::pipeline::{self, Scratch};
 use super::share_estimate::{self, Estimates};
@@ -168,31 +168,20 @@ fn lay_out(
     outcomes: &[Option<Outcome>],
     info: &CallInfo,
 ) -> Result<Option<usize>> {
-    let mut pos = 0usize;
-    for (s, outcome) in outcomes.iter().enumerate() {
-        // Every stream was claimed and none failed (or the caller returned).
-        let outcome = outcome.ok_or(Error::Failure)?;
-        if out.len() < pos + 4 {
-            return Ok(None);
-        }
-        let csize_at = pos;
-        pos += 4;
-        let ip = &filtered[s * neblock..(s + 1) * neblock];
-        if let Outcome::Run(value) = outcome {
-            match put_run(out, csize_at, pos, value) {
-                Some(end) => pos = end,
-                None => return Ok(None),
-            }
-            continue;
-        }
-        let maxout = neblock.min(out.len() - pos);
-        if maxout == 0 {
-            return Ok(None);
-        }
-        let mut cbytes = match outcome {
-            _ if maxout < neblock => {
+    // Every stream was claimed and none failed (or the caller returned).
+    let outcomes: Vec<Outcome> = outcomes
+        .iter()
+        .map(|o| o.ok_or(Error::Failure))
+        .collect::<Result<_>>()?;
+    let run = |s: usize| match outcomes[s] {
+        Outcome::Run(value) => Some(value),
+        _ => None,
+    };
+    lay_out_streams(out, filtered, neblock, None, run, |s, dest| {
+        Ok(match outcomes[s] {
+            _ if dest.len() < neblock => {
                 let c = job.params;
-                let dest = &mut out[pos..pos + maxout];
+                let ip = &filtered[s * neblock..(s + 1) * neblock];
                 codec::compress_stream(
                     c.compcode,
                     c.clevel as i32,
@@ -204,23 +193,12 @@ fn lay_out(
                 )?
             }
             Outcome::Coded(n) => {
-                let from = s * neblock;
-                out[pos..pos + n].copy_from_slice(&coded[from..from + n]);
+                dest[..n].copy_from_slice(&coded[s * neblock..s * neblock + n]);
                 n
             }
             _ => 0,
-        };
-        if cbytes == 0 || cbytes >= neblock {
-            if out.len() < pos + neblock {
-                return Ok(None);
-            }
-            out[pos..pos + neblock].copy_from_slice(ip);
-            cbytes = neblock;
-        }
-        out[csize_at..csize_at + 4].copy_from_slice(&(cbytes as i32).to_le_bytes());
-        pos += cbytes;
-    }
-    Ok(Some(pos))
+        })
+    })
 }
 
 /// Make this thread share the next block of a codec and level (for the
