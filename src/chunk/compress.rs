@@ -65,6 +65,31 @@ fn put_run(out: &mut [u8], csize_at: usize, pos: usize, value: u8) -> Option<usi
     Some(pos + 1)
 }
 
+/// Block `j` of `job` through its filters (and prefilter), on thread `tid`:
+/// the source itself when there is nothing to run, else `scratch`'s output.
+pub(super) fn filter_block<'s>(
+    job: &Job<'s>,
+    j: usize,
+    scratch: &'s mut Scratch,
+    tid: i32,
+) -> Result<&'s [u8]> {
+    let (bsize, _) = job.block_size(j);
+    let offset = j * job.blocksize;
+    if pipeline::forward_is_noop(job.params) {
+        return Ok(&job.src[offset..offset + bsize]);
+    }
+    pipeline::forward(
+        job.params,
+        job.typesize,
+        job.blocksize,
+        job.src,
+        offset,
+        bsize,
+        scratch,
+        tid,
+    )
+}
+
 /// Compress block `j` into `out`. `Ok(None)` means it does not fit.
 pub(super) fn compress_block(
     job: &Job,
@@ -77,20 +102,7 @@ pub(super) fn compress_block(
     let (bsize, leftover_block) = job.block_size(j);
     let offset = j * job.blocksize;
     let noop = pipeline::forward_is_noop(job.params);
-    let filtered: &[u8] = if noop {
-        &job.src[offset..offset + bsize]
-    } else {
-        pipeline::forward(
-            job.params,
-            job.typesize,
-            job.blocksize,
-            job.src,
-            offset,
-            bsize,
-            scratch,
-            tid,
-        )?
-    };
+    let filtered = filter_block(job, j, scratch, tid)?;
     if job.training {
         if out.len() < bsize {
             return Ok(None);

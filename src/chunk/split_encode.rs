@@ -10,9 +10,9 @@
 //! is decided per block by [`super::share_estimate`], from this thread's
 //! estimates for the codec and compression level.
 
-use super::compress::{compress_block, is_run, lay_out_streams, Job};
+use super::compress::{compress_block, filter_block, is_run, lay_out_streams, Job};
 use super::parallel::{give_back, take_buffer};
-use super::pipeline::{self, Scratch};
+use super::pipeline::Scratch;
 use super::share_estimate::{self, Estimates};
 use crate::codec;
 use crate::error::{Error, FirstError, Result};
@@ -84,20 +84,7 @@ fn shared(
     scratch: &mut Scratch,
 ) -> Result<Option<usize>> {
     let bsize = job.blocksize;
-    let filtered: &[u8] = if pipeline::forward_is_noop(job.params) {
-        &job.src[..bsize]
-    } else {
-        pipeline::forward(
-            job.params,
-            job.typesize,
-            job.blocksize,
-            job.src,
-            0,
-            bsize,
-            scratch,
-            0,
-        )?
-    };
+    let filtered = filter_block(job, 0, scratch, 0)?;
     let nstreams = job.typesize;
     let neblock = bsize / nstreams;
     let info = job.params.call_info(job.params.compcode_meta);
