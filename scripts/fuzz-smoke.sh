@@ -41,6 +41,15 @@ for t in $(fuzz/build.sh --list); do
   fi
 done
 if [[ ${#failed[@]} -gt 0 ]]; then
+  # Repeated last, short: a CI report may keep only the end of the output.
+  # Each failing input as gzip+base64 (`base64 -d | gunzip > input`).
+  for t in "${failed[@]}"; do
+    for a in "$SM/artifacts/$t"/*; do
+      [[ -f "$a" ]] || continue
+      echo "$t input, gzip+base64: $(head -c 65536 "$a" | gzip -9 | base64 -w 0)"
+    done
+    grep -m 4 -E '^(INFO: Seed:|diff_chunk:|==[0-9]+== ERROR|SUMMARY|thread .* panicked)' "$SM/$t.log" || true
+  done
   echo "fuzz smoke FAILED: ${failed[*]} (logs in fuzz/target/smoke/)" >&2
   exit 1
 fi
