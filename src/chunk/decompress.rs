@@ -291,22 +291,42 @@ fn decode_shuffled_rows(
     a: &mut [u8],
 ) -> Result<()> {
     // At most 16 rows: `Layout::shuffle_rows` needs a rows kernel.
-    let mut raw: [Option<&[u8]>; 16] = [None; 16];
+    let mut streams = [Stream::Fill(0); 16];
     let mut src = &p.src[p.bstart(j)..];
     for (k, dst) in a.chunks_exact_mut(lay.neblock).enumerate() {
         let (stream, rest) = next_stream(src, lay.neblock)?;
         src = rest;
-        match stream {
-            Stream::Raw(data) => raw[k] = Some(data),
-            stream => write_stream(p, lay, stream, dst)?,
+        streams[k] = stream;
+        if !matches!(stream, Stream::Raw(_)) {
+            write_stream(p, lay, stream, dst)?;
         }
     }
+    unshuffle_stream_rows(p, lay, &streams[..a.len() / lay.neblock], a, out)
+}
+
+/// Undo the byte shuffle of a block whose streams ([`Layout::shuffle_rows`])
+/// are decoded in `decoded`, one per `lay.neblock` bytes, except those
+/// stored raw, which are read where they lie in the chunk.
+pub(super) fn unshuffle_stream_rows(
+    p: &Parsed,
+    lay: &Layout,
+    streams: &[Stream],
+    decoded: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
     let mut rows: [&[u8]; 16] = [&[]; 16];
-    for ((row, decoded), stored) in rows.iter_mut().zip(a.chunks_exact(lay.neblock)).zip(raw) {
-        *row = stored.unwrap_or(decoded);
+    let rows = &mut rows[..streams.len()];
+    for ((row, stream), row_decoded) in rows
+        .iter_mut()
+        .zip(streams)
+        .zip(decoded.chunks_exact(lay.neblock))
+    {
+        *row = match *stream {
+            Stream::Raw(data) => data,
+            _ => row_decoded,
+        };
     }
-    let nrows = a.len() / lay.neblock;
-    if crate::filter::unshuffle_rows(&rows[..nrows], out, p.stream_out) {
+    if crate::filter::unshuffle_rows(rows, out, p.stream_out) {
         Ok(())
     } else {
         Err(Error::FilterPipeline)
@@ -327,9 +347,9 @@ pub(super) struct Layout {
     /// Write streams stored raw with non-temporal stores.
     stream_raw: bool,
     /// The only filter is a byte shuffle of the block's streams (one per
-    /// byte of the type), which [`decode_shuffled_rows`] undoes reading
+    /// byte of the type), which [`unshuffle_stream_rows`] undoes reading
     /// each stream stored raw where it lies in the chunk.
-    shuffle_rows: bool,
+    pub shuffle_rows: bool,
     compformat: u8,
     info: CallInfo,
 }

@@ -7,7 +7,8 @@
 //! the chunk's codec format.
 
 use super::decompress::{
-    decode_block, finish_block, next_stream, write_stream, Layout, Parsed, Stream,
+    decode_block, finish_block, next_stream, unshuffle_stream_rows, write_stream, Layout, Parsed,
+    Stream,
 };
 use super::params::DParams;
 use super::pipeline::Scratch;
@@ -58,7 +59,9 @@ pub(super) fn decode(
 }
 
 /// Decode the block's streams on up to `nthreads` threads, then undo the
-/// filters on this one.
+/// filters on this one.  As in the serial decoder, when the only filter is
+/// a byte shuffle of the streams, those stored raw are not copied: the
+/// unshuffle reads them in the chunk.
 fn shared(
     p: &Parsed,
     dparams: &DParams,
@@ -108,6 +111,9 @@ fn shared(
                     break;
                 }
                 let s = order[k];
+                if lay.shuffle_rows && matches!(streams[s], Stream::Raw(_)) {
+                    continue;
+                }
                 let mut dst = slots[s].lock().unwrap_or_else(|e| e.into_inner());
                 if let Err(e) = write_stream(p, lay, streams[s], &mut dst) {
                     error.keep(e);
@@ -116,6 +122,9 @@ fn shared(
             },
         );
         error.into_result()?;
+    }
+    if lay.shuffle_rows {
+        return unshuffle_stream_rows(p, &lay, &streams, &a[..bsize], out);
     }
     finish_block(p, dparams, &lay, 0, out, a, b, None, 0)
 }
@@ -216,6 +225,51 @@ mod tests {
         }
         // 5 codecs x 4 typesizes x 4 filter sets, less the stored ones.
         assert!(tested >= 60, "only {tested} chunks were compressed");
+    }
+
+    #[test]
+    fn shared_blocks_read_raw_streams_in_place() {
+        // Noisy float64: the low bytes' streams stay raw, the high ones code.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let src: Vec<u8> = (0..(64 << 10) / 8)
+            .flat_map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (i as f64 * 1e-3 + (x >> 11) as f64 * 1e-25).to_le_bytes()
+            })
+            .collect();
+        for compcode in [codec::BLOSCLZ, codec::LZ4, codec::ZSTD] {
+            let params = CParams {
+                compcode,
+                typesize: 8,
+                blocksize: src.len() as i32,
+                filters: [0, 0, 0, 0, 0, SHUFFLE],
+                splitmode: SplitMode::Always,
+                ..CParams::default()
+            };
+            let chunk = compress(&params, &src).unwrap();
+            let p = crate::chunk::decompress::parse(&chunk).unwrap();
+            assert_eq!(p.nblocks, 1);
+            let mut rest = &chunk[p.bstart(0)..];
+            let mut raw = 0;
+            for _ in 0..8 {
+                let (stream, next) = next_stream(rest, src.len() / 8).unwrap();
+                raw += usize::from(matches!(stream, Stream::Raw(_)));
+                rest = next;
+            }
+            assert!((1..8).contains(&raw), "codec {compcode}: {raw} raw");
+            let format = crate::format::header::ChunkHeader::parse(&chunk)
+                .unwrap()
+                .compformat();
+            for nthreads in [2i16, 3, 8] {
+                for _ in 0..16 {
+                    always_share(format);
+                    let out = decode_with(&chunk, nthreads, src.len()).unwrap();
+                    assert!(out == src, "codec {compcode} nthreads {nthreads}");
+                }
+            }
+        }
     }
 
     #[test]
