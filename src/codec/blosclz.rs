@@ -590,32 +590,38 @@ fn copy_in_steps<const STEP: usize>(out: &mut [u8], src: usize, op: usize, len: 
     }
 }
 
+/// Multipliers that repeat a value of `dist` bytes (the index, below 8)
+/// over 16 bytes: ones at every multiple of `dist` bytes.
+const SPREAD: [u128; 8] = {
+    let mut table = [0u128; 8];
+    let mut dist = 1;
+    while dist < 8 {
+        let mut at = 0;
+        while at < 16 {
+            table[dist] |= 1u128 << (8 * at);
+            at += dist;
+        }
+        dist += 1;
+    }
+    table
+};
+
 /// The 16 bytes from `src` on of the pattern of period `dist` (below 8)
-/// that starts there; `out` holds 16 bytes from `src`.  Periods 1, 2 and 4
-/// (runs of a byte, of a 16-bit or a 32-bit item: most of the short
-/// periods of shuffled numbers) are spread by one multiplication; the
-/// others by doubling in a 128-bit word, which takes several dependent
-/// shifts.
+/// that starts there; `out` holds 8 bytes from `src`.  The period's bytes
+/// are spread by one multiplication (the copies do not overlap, so nothing
+/// carries); periods 1, 2 and 4 (runs of a byte, of a 16-bit or a 32-bit
+/// item: most of the short periods of shuffled numbers) repeat every 8
+/// bytes and take a 64-bit one.
 #[inline(always)]
 fn short_period(out: &[u8], src: usize, dist: usize) -> [u8; 16] {
-    let word: [u8; 16] = out[src..src + 16].try_into().unwrap_or([0; 16]);
-    let low = u64::from_le_bytes(word[..8].try_into().unwrap_or([0; 8]));
-    let spread = match dist {
-        1 => Some((low & 0xff) * 0x0101_0101_0101_0101),
-        2 => Some((low & 0xffff) * 0x0001_0001_0001_0001),
-        4 => Some((low & 0xffff_ffff) * 0x0000_0001_0000_0001),
-        _ => None,
-    };
-    if let Some(half) = spread {
-        return (((half as u128) << 64) | half as u128).to_le_bytes();
+    let word: [u8; 8] = out[src..src + 8].try_into().unwrap_or([0; 8]);
+    let item = u64::from_le_bytes(word) & (u64::MAX >> (64 - 8 * dist));
+    if dist.is_power_of_two() {
+        let half = item.wrapping_mul(SPREAD[dist] as u64);
+        (((half as u128) << 64) | half as u128).to_le_bytes()
+    } else {
+        (item as u128).wrapping_mul(SPREAD[dist]).to_le_bytes()
     }
-    let mut pat = u128::from_le_bytes(word) & ((1u128 << (8 * dist)) - 1);
-    let mut span = dist;
-    while span < 16 {
-        pat |= pat << (8 * span);
-        span *= 2;
-    }
-    pat.to_le_bytes()
 }
 
 /// Copies `len` bytes inside `out` from `dist` bytes behind `op` to `op`,
@@ -644,7 +650,7 @@ fn copy_match(out: &mut [u8], op: usize, dist: usize, len: usize) {
             // A period below 8 (zeros found two bytes back are common):
             // build 16 bytes of the pattern in registers, then store them
             // every `stride` bytes, a whole number of periods.  No load
-            // waits for an earlier store.  The 16-byte read may take bytes
+            // waits for an earlier store.  The 8-byte read may take bytes
             // past `op` (inside `out`, as there is room); they are masked
             // off.  (Passing the pattern through memory to get one 16-byte
             // store per step instead of two 8-byte ones cost a stalled
