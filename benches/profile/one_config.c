@@ -13,7 +13,10 @@
    noise, 3 int64 zeros with one word in a hundred set (up to 1e6), 4 int64
    ramp in the high bytes ((4 i) << 30, the low three bytes zero: c-blosc2's
    plugins/filters/int_trunc test data), 5 vs_reference's f64-linspace-noise
-   (repeated every 4 MiB); typesize 8 for all of them unless the
+   (repeated every 4 MiB), 6 runs of 12-51 bytes repeating a pattern of
+   3, 5, 6 or 7 random bytes, each followed by 2 random bytes (matches of
+   short odd periods, as in RGB pixels; use with TYPESIZE=1 and no
+   filter); typesize 8 for all of them unless the
    environment's TYPESIZE says otherwise.  NTHREADS (environment, default 1,
    up to 64) sets the threads of both contexts; TOTAL_MIB (environment,
    default 64) how much data goes through. */
@@ -52,7 +55,16 @@ int main(int argc, char **argv) {
   int32_t *csize = malloc(nchunks * sizeof(int32_t));
   if (!src || !packed || !out || !csize) return 1;
   uint64_t state = 42;
-  for (size_t i = 0; i < total / 8; i++) {
+  for (size_t i = 0; i < total && dataset == 6;) {
+    uint64_t w = next_word(&state);
+    static const int periods[4] = {3, 5, 6, 7};
+    int period = periods[w % 4];
+    size_t run = 12 + (w >> 8) % 40;
+    for (size_t k = 0; k < run && i < total; k++, i++)
+      src[i] = (uint8_t)(w >> (16 + 5 * (k % (size_t)period)));
+    for (int k = 0; k < 2 && i < total; k++, i++) src[i] = (uint8_t)(w >> (52 + 4 * k));
+  }
+  for (size_t i = 0; i < total / 8 && dataset != 6; i++) {
     uint64_t w = next_word(&state);
     if (dataset == 0) {
       memcpy(src + 8 * i, &w, 8);
