@@ -37,6 +37,26 @@ impl Job<'_> {
             (self.blocksize, false)
         }
     }
+
+    /// Compress one stream `ip` of a filtered block with the job's codec,
+    /// level and dictionary into `dest`: the bytes written (0: no gain).
+    pub(super) fn code_stream(
+        &self,
+        ip: &[u8],
+        dest: &mut [u8],
+        info: &codec::CallInfo,
+    ) -> Result<usize> {
+        let c = self.params;
+        codec::compress_stream(
+            c.compcode,
+            c.clevel as i32,
+            ip,
+            dest,
+            self.dict,
+            info,
+            self.src,
+        )
+    }
 }
 
 pub(super) fn is_run(s: &[u8]) -> bool {
@@ -125,18 +145,7 @@ pub(super) fn compress_block(
         neblock,
         raw.map(|r| (r, raw_base)),
         |s| (job.extended && is_run(stream(s))).then(|| stream(s)[0]),
-        |s, dest| {
-            let c = job.params;
-            codec::compress_stream(
-                c.compcode,
-                c.clevel as i32,
-                stream(s),
-                dest,
-                job.dict,
-                &info,
-                job.src,
-            )
-        },
+        |s, dest| job.code_stream(stream(s), dest, &info),
     )
 }
 

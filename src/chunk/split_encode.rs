@@ -110,16 +110,7 @@ fn shared(
                 *got = Some(Outcome::Run(ip[0]));
                 continue;
             }
-            let c = job.params;
-            match codec::compress_stream(
-                c.compcode,
-                c.clevel as i32,
-                ip,
-                buf,
-                job.dict,
-                &info,
-                job.src,
-            ) {
+            match job.code_stream(ip, buf, &info) {
                 Ok(n) if n > 0 && n < neblock => *got = Some(Outcome::Coded(n)),
                 Ok(_) => *got = Some(Outcome::Raw),
                 Err(e) => {
@@ -167,17 +158,7 @@ fn lay_out(
     lay_out_streams(out, filtered, neblock, None, run, |s, dest| {
         Ok(match outcomes[s] {
             _ if dest.len() < neblock => {
-                let c = job.params;
-                let ip = &filtered[s * neblock..(s + 1) * neblock];
-                codec::compress_stream(
-                    c.compcode,
-                    c.clevel as i32,
-                    ip,
-                    dest,
-                    job.dict,
-                    info,
-                    job.src,
-                )?
+                job.code_stream(&filtered[s * neblock..(s + 1) * neblock], dest, info)?
             }
             Outcome::Coded(n) => {
                 dest[..n].copy_from_slice(&coded[s * neblock..s * neblock + n]);
