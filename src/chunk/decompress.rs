@@ -1,4 +1,4 @@
-//! Chunk decompression and getitem.
+//! Chunk decompression.
 
 use super::params::DParams;
 use super::pipeline::{self, BackwardInfo, Scratch};
@@ -8,7 +8,7 @@ use crate::format::header::*;
 use std::cell::RefCell;
 
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    pub(super) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// A chunk whose header and tables have been checked against its bytes.
@@ -135,7 +135,7 @@ fn parse_with_header(h: ChunkHeader, src: &[u8]) -> Result<Parsed<'_>> {
     Ok(p)
 }
 
-fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
+pub(super) fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
     match p.special {
         Special::Zero => out.fill(0),
         Special::Uninit => {}
@@ -504,7 +504,7 @@ pub(super) fn finish_block(
     pipeline::backward(&bi, !lay.in_tmp, out, a, b, dref, j * p.blocksize, j, tid)
 }
 
-fn has_delta(p: &Parsed) -> bool {
+pub(super) fn has_delta(p: &Parsed) -> bool {
     p.special == Special::None && !p.memcpyed && p.h.decode_pipeline().0.contains(&DELTA)
 }
 
@@ -535,7 +535,7 @@ fn unheld_delta_bytes(p: &Parsed, j: usize) -> Option<(usize, usize)> {
 
 /// Whether a decode of the bytes `[start, stop)` of the chunk's data, in
 /// the blocks not skipped, would give bytes the chunk does not hold.
-fn touches_unheld_delta_bytes(
+pub(super) fn touches_unheld_delta_bytes(
     p: &Parsed,
     start: usize,
     stop: usize,
@@ -699,114 +699,4 @@ fn decode_in_parallel(
         }
     });
     errors.into_result()
-}
-
-/// Decode items `start..start+nitems` (in units of the header typesize) into `dest`.
-pub fn getitem(
-    dparams: &DParams,
-    src: &[u8],
-    start: i64,
-    nitems: i64,
-    dest: &mut [u8],
-) -> Result<usize> {
-    let h = ChunkHeader::parse(src)?;
-    if h.vlblocks() {
-        return Err(Error::InvalidParam);
-    }
-    let p = parse(src)?;
-    getitem_bytes_parsed(dparams, &p, start, nitems, p.typesize as i64, dest)
-}
-
-/// Decode bytes `start*itemsize .. (start+nitems)*itemsize` into `dest`.
-pub(crate) fn getitem_bytes_parsed(
-    dparams: &DParams,
-    p: &Parsed,
-    start: i64,
-    nitems: i64,
-    itemsize: i64,
-    dest: &mut [u8],
-) -> Result<usize> {
-    if nitems == 0 {
-        return Ok(0);
-    }
-    if nitems < 0 {
-        return Err(Error::InvalidParam);
-    }
-    let nbytes_req = nitems.checked_mul(itemsize).ok_or(Error::WriteBuffer)?;
-    if nbytes_req > i32::MAX as i64 || nbytes_req as usize > dest.len() {
-        return Err(Error::WriteBuffer);
-    }
-    let start_b = start.checked_mul(itemsize).ok_or(Error::InvalidParam)?;
-    let nbytes = p.h.nbytes as i64;
-    if start < 0 || start_b > nbytes {
-        return Err(Error::InvalidParam);
-    }
-    let stop_b = start_b + nbytes_req;
-    if stop_b > nbytes {
-        return Err(Error::InvalidParam);
-    }
-    let (start_b, stop_b) = (start_b as usize, stop_b as usize);
-    let dest = &mut dest[..stop_b - start_b];
-    // Bytes a delta chunk does not hold (see `unheld_delta_bytes`).
-    if touches_unheld_delta_bytes(p, start_b, stop_b, |_| false) {
-        return Err(Error::Data);
-    }
-    if p.special != Special::None && dparams.postfilter.is_none() {
-        if p.special == Special::Value {
-            let ts = p.src.len() - p.overhead;
-            if ts == 0 || start_b % ts != 0 || !dest.len().is_multiple_of(ts) {
-                // Values straddling items: fill via a full pattern shift.
-                for (i, d) in dest.iter_mut().enumerate() {
-                    *d = p.src[p.overhead + (start_b + i) % ts];
-                }
-                return Ok(dest.len());
-            }
-        }
-        fill_special(p, dest)?;
-        return Ok(dest.len());
-    }
-    if p.memcpyed && dparams.postfilter.is_none() {
-        let at = p.overhead + start_b;
-        dest.copy_from_slice(&p.src[at..at + dest.len()]);
-        return Ok(dest.len());
-    }
-    let delta = has_delta(p);
-    SCRATCH.with(|sc| -> Result<usize> {
-        let mut sc = sc.borrow_mut();
-        // A block the caller's buffer and the chunk cannot back is refused
-        // before anything is decoded (docs/limits.md).
-        let backed = dest.len().max(p.src.len());
-        let mut block = crate::alloc::zeroed_within(p.blocksize, backed)?;
-        let mut block0 = Vec::new();
-        if delta {
-            block0 = crate::alloc::zeroed_within(p.block_size(0).0, backed)?;
-            decode_block(p, dparams, 0, &mut block0, None, &mut sc, 0)?;
-        }
-        let first_j = start_b / p.blocksize;
-        let last_j = (stop_b - 1) / p.blocksize;
-        let mut written = 0;
-        for j in first_j..=last_j {
-            let (bsize, _) = p.block_size(j);
-            let bstart = j * p.blocksize;
-            let blk: &[u8] = if delta && j == 0 {
-                &block0
-            } else {
-                decode_block(
-                    p,
-                    dparams,
-                    j,
-                    &mut block[..bsize],
-                    if delta { Some(&block0) } else { None },
-                    &mut sc,
-                    0,
-                )?;
-                &block[..bsize]
-            };
-            let lo = start_b.max(bstart) - bstart;
-            let hi = stop_b.min(bstart + bsize) - bstart;
-            dest[written..written + hi - lo].copy_from_slice(&blk[lo..hi]);
-            written += hi - lo;
-        }
-        Ok(written)
-    })
 }

@@ -17,6 +17,7 @@ pub(crate) mod compress;
 pub(crate) mod decompress;
 pub mod delta_placement;
 pub mod env;
+mod getitem;
 pub mod global;
 mod parallel;
 pub mod params;
@@ -136,7 +137,7 @@ pub fn getitem(
     nitems: i64,
     dest: &mut [u8],
 ) -> Result<usize> {
-    decompress::getitem(dparams, src, start, nitems, dest)
+    getitem::getitem(dparams, src, start, nitems, dest)
 }
 
 /// Decode `nbytes` bytes starting at byte `start`.
@@ -152,7 +153,7 @@ pub fn getitem_bytes(
         return Err(Error::InvalidParam);
     }
     let p = decompress::parse(src)?;
-    decompress::getitem_bytes_parsed(dparams, &p, start, nbytes, 1, dest)
+    getitem::getitem_bytes_parsed(dparams, &p, start, nbytes, 1, dest)
 }
 
 /// As [`getitem_bytes`], for a caller that must ask for whole items: a
