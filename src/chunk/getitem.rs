@@ -8,20 +8,13 @@ use super::params::DParams;
 use crate::error::{Error, Result};
 use crate::format::header::{ChunkHeader, Special};
 
-/// Decode items `start..start+nitems` (in units of the header typesize) into `dest`.
-pub fn getitem(
-    dparams: &DParams,
-    src: &[u8],
-    start: i64,
-    nitems: i64,
-    dest: &mut [u8],
-) -> Result<usize> {
-    let h = ChunkHeader::parse(src)?;
-    if h.vlblocks() {
+/// The chunk `src` parsed for a range read: chunks of variable-length
+/// blocks have no item offsets and are refused.
+pub(super) fn parse_for_range(src: &[u8]) -> Result<Parsed<'_>> {
+    if ChunkHeader::parse(src)?.vlblocks() {
         return Err(Error::InvalidParam);
     }
-    let p = parse(src)?;
-    getitem_bytes_parsed(dparams, &p, start, nitems, p.typesize as i64, dest)
+    parse(src)
 }
 
 /// Decode bytes `start*itemsize .. (start+nitems)*itemsize` into `dest`.

@@ -137,7 +137,8 @@ pub fn getitem(
     nitems: i64,
     dest: &mut [u8],
 ) -> Result<usize> {
-    getitem::getitem(dparams, src, start, nitems, dest)
+    let p = getitem::parse_for_range(src)?;
+    getitem::getitem_bytes_parsed(dparams, &p, start, nitems, p.typesize as i64, dest)
 }
 
 /// Decode `nbytes` bytes starting at byte `start`.
@@ -148,11 +149,7 @@ pub fn getitem_bytes(
     nbytes: i64,
     dest: &mut [u8],
 ) -> Result<usize> {
-    let h = ChunkHeader::parse(src)?;
-    if h.vlblocks() {
-        return Err(Error::InvalidParam);
-    }
-    let p = decompress::parse(src)?;
+    let p = getitem::parse_for_range(src)?;
     getitem::getitem_bytes_parsed(dparams, &p, start, nbytes, 1, dest)
 }
 
