@@ -49,6 +49,9 @@ enum DataKind {
     Linspace,
     Random,
     RepeatedByte,
+    /// Linspace plus noise in the low bits: after a shuffle, stretches
+    /// that zlib stores between deflated ones.
+    NoisyLinspace,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,12 +227,13 @@ fn gen_case(group: &'static str, codecs: &[u8], seed: u64, idx: u64, large_cap: 
         6 => Pipeline::Shuffle,
         _ => Pipeline::ShuffleMeta(rng.gen_range(1..=3)),
     };
-    let kind = match rng.gen_range(0..6) {
+    let kind = match rng.gen_range(0..7) {
         0 => DataKind::Zeros,
         1 => DataKind::MostlyZeros,
         2 => DataKind::Arange,
         3 => DataKind::Linspace,
         4 => DataKind::Random,
+        5 => DataKind::NoisyLinspace,
         _ => DataKind::RepeatedByte,
     };
     let mut size = match rng.gen_range(0..100) {
@@ -350,6 +354,23 @@ fn gen_data(case: &Case) -> Vec<u8> {
             v
         }
         DataKind::RepeatedByte => vec![rng.gen_range(1..=255u8); n],
+        DataKind::NoisyLinspace => {
+            let mut v = Vec::with_capacity(n + 8);
+            let count = (n / ts.max(1)).max(1) as f64;
+            let mut i = 0u64;
+            while v.len() < n {
+                let noise: f64 = rng.gen::<f64>() * 1e-3;
+                let x = 1.0 + 1000.0 * (i as f64) / count + noise;
+                if ts == 4 {
+                    v.extend_from_slice(&(x as f32).to_le_bytes());
+                } else {
+                    v.extend_from_slice(&x.to_le_bytes());
+                }
+                i += 1;
+            }
+            v.truncate(n);
+            v
+        }
     }
 }
 

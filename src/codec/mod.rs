@@ -5,6 +5,8 @@
 #[cfg_attr(feature = "zlib-ng", allow(dead_code))]
 mod adler32;
 pub mod blosclz;
+#[cfg_attr(feature = "zlib-ng", allow(dead_code))]
+mod incompressible;
 pub mod lz4;
 pub mod ndlz;
 #[cfg(feature = "zfp")]

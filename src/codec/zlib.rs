@@ -9,6 +9,15 @@
 //!   thread. libdeflate's level 1 is no faster than zlib-ng's on most data
 //!   and 0.1x on mostly-zero integers, and its streams of data that
 //!   zlib-ng's level 1 leaves stored decode far slower than a copy.
+//!   Except where, at levels 1-6, `codec::incompressible` finds stretches of
+//!   4 KiB and more that deflate cannot shrink (the low bytes or bit planes of noisy
+//!   floats, random bytes): those are written here as stored blocks, which
+//!   zlib-ng would also write after searching them for matches (the most
+//!   of its time on such blocks), and zlib-rs, in raw-deflate mode with the
+//!   framing written here, compresses the stretches between them, each
+//!   ending with a full flush (its history must not reach across bytes it
+//!   never saw). Blocks without such stretches get zlib-rs's zlib stream
+//!   unchanged (the reference's bytes).
 //! - Compression, levels 2-6, unfiltered blocks: libdeflate (see below),
 //!   1.4-3x zlib-ng's speed, its output up to 45% smaller and decoded 0.9-2x
 //!   as fast (`benches/results/xeon-2c/zlib-backends.txt`). Not for
@@ -75,6 +84,7 @@
 
 #[cfg(not(feature = "zlib-ng"))]
 mod imp {
+    use super::super::incompressible::{self, Stretch};
     use super::Layout;
     use libdeflater::{CompressionLvl, Compressor, Decompressor};
     use std::cell::RefCell;
@@ -89,6 +99,9 @@ mod imp {
     /// are not runs ([`repeats_heavy`]); below, and for the other blocks up
     /// to [`LIBDEFLATE_FROM`], zlib-rs.
     pub(super) const PLAIN_LIBDEFLATE_FROM: i32 = 2;
+
+    /// Bytes of a zlib stream around its deflate data: header and Adler-32.
+    const ZLIB_FRAMING: usize = 6;
 
     /// Input length from which a call writes the whole 2 x 32 KiB window.
     pub(super) const WHOLE_WINDOW: usize = 2 << 15;
@@ -105,6 +118,7 @@ mod imp {
 
     thread_local! {
         static DEFLATE: RefCell<Option<KeptDeflate>> = const { RefCell::new(None) };
+        static DEFLATE_RAW: RefCell<Option<KeptDeflate>> = const { RefCell::new(None) };
         static INFLATE: RefCell<Option<Inflate>> = const { RefCell::new(None) };
         static LIBDEFLATE: RefCell<Option<(i32, Compressor)>> = const { RefCell::new(None) };
         static DECOMPRESSOR: RefCell<Option<Decompressor>> = const { RefCell::new(None) };
@@ -130,20 +144,188 @@ mod imp {
         len >= WHOLE_WINDOW || high_water <= len
     }
 
-    fn run(d: &mut Deflate, src: &[u8], dest: &mut [u8]) -> usize {
+    /// zlib's 2-byte header for a 32 KiB window at `level`, as zlib-ng and
+    /// zlib-rs write it (FLEVEL from the level, then the check bits).
+    pub(super) fn zlib_header(level: i32) -> [u8; 2] {
+        let flevel: u16 = match level {
+            ..=1 => 0,
+            2..=5 => 1,
+            6 => 2,
+            _ => 3,
+        };
+        let h = (0x78u16 << 8) | (flevel << 6);
+        (h + 31 - h % 31).to_be_bytes()
+    }
+
+    /// Writes `data` as stored deflate blocks at the front of `out` (which
+    /// is byte-aligned there), the last one final when `last`; the bytes
+    /// written, None when out of room.
+    fn put_stored(data: &[u8], out: &mut [u8], last: bool) -> Option<usize> {
+        let mut pos = 0;
+        let n = data.len().div_ceil(0xFFFF);
+        for (i, piece) in data.chunks(0xFFFF).enumerate() {
+            let len = piece.len() as u16;
+            let head = out.get_mut(pos..pos + 5)?;
+            head[0] = u8::from(last && i + 1 == n);
+            head[1..3].copy_from_slice(&len.to_le_bytes());
+            head[3..5].copy_from_slice(&(!len).to_le_bytes());
+            out.get_mut(pos + 5..pos + 5 + piece.len())?
+                .copy_from_slice(piece);
+            pos += 5 + piece.len();
+        }
+        Some(pos)
+    }
+
+    /// Runs raw-deflate stream `d` (new or just reset) over `src` into
+    /// `out`: the stretches that `parts` marks incompressible as stored
+    /// blocks written here, the others through `d` at its level. A
+    /// compressible stretch followed by a stored one ends with a full flush
+    /// (byte-aligned, and the history forgotten: `d` never sees the stored
+    /// bytes, so it must not match across them). Returns the deflate data's
+    /// size (None when it did not fit) and whether `d` ended its stream (a
+    /// stream that did not cannot be reset and reused).
+    fn deflate_parts(
+        d: &mut Deflate,
+        src: &[u8],
+        out: &mut [u8],
+        parts: &[Stretch],
+    ) -> (Option<usize>, bool) {
+        let whole = [Stretch {
+            end: src.len(),
+            incompressible: false,
+        }];
+        let parts = if parts.is_empty() { &whole[..] } else { parts };
+        let (mut pos, mut start) = (0, 0);
+        let mut ended = false;
+        for (i, part) in parts.iter().enumerate() {
+            let last = i + 1 == parts.len();
+            let bytes = &src[start..part.end];
+            start = part.end;
+            if part.incompressible {
+                match put_stored(bytes, &mut out[pos..], last) {
+                    Some(n) => pos += n,
+                    None => return (None, false),
+                }
+                continue;
+            }
+            let flush = if last {
+                DeflateFlush::Finish
+            } else {
+                DeflateFlush::FullFlush
+            };
+            let (out_before, in_before) = (d.total_out(), d.total_in());
+            let room = out.len() - pos;
+            let r = d.compress(bytes, &mut out[pos..], flush);
+            let n = (d.total_out() - out_before) as usize;
+            let consumed = (d.total_in() - in_before) as usize;
+            match r {
+                Ok(Status::StreamEnd) if last => ended = true,
+                // The flush is complete only when output room was left.
+                Ok(Status::Ok) if !last && n < room && consumed == bytes.len() => {}
+                _ => return (None, false),
+            }
+            pos += n;
+        }
+        if !ended {
+            // The last stretch was stored: end `d`'s stream (into scratch) so
+            // that it can be reused.
+            let mut scratch = [0u8; 64];
+            ended = matches!(
+                d.compress(&[], &mut scratch, DeflateFlush::Finish),
+                Ok(Status::StreamEnd)
+            );
+        }
+        (Some(pos), ended)
+    }
+
+    /// A zlib stream of `src` at `level`, from raw-deflate stream `d` (new
+    /// or just reset) and the stretches `parts`, into `dest`: header,
+    /// [`deflate_parts`], Adler-32. Returns its size (0 when it does not
+    /// fit) and whether `d` ended.
+    fn run(
+        d: &mut Deflate,
+        src: &[u8],
+        dest: &mut [u8],
+        level: i32,
+        parts: &[Stretch],
+    ) -> (usize, bool) {
+        if parts.is_empty() {
+            // A zlib-format stream: zlib-rs writes the framing itself.
+            return match d.compress(src, dest, DeflateFlush::Finish) {
+                Ok(Status::StreamEnd) => (d.total_out() as usize, true),
+                _ => (0, false),
+            };
+        }
+        if dest.len() < ZLIB_FRAMING {
+            return (0, false);
+        }
+        dest[..2].copy_from_slice(&zlib_header(level));
+        // The deflate data gets the trailer's room too: a raw stream that
+        // exactly fills its output reports its end only on a further call.
+        let (n, ended) = deflate_parts(d, src, &mut dest[2..], parts);
+        let Some(n) = n.filter(|&n| 2 + n + 4 <= dest.len()) else {
+            return (0, ended);
+        };
+        let sum = super::super::adler32::adler32(1, src);
+        dest[2 + n..2 + n + 4].copy_from_slice(&sum.to_be_bytes());
+        (2 + n + 4, ended)
+    }
+
+    /// A new stream for [`run`] with `parts`: zlib-format without stretches,
+    /// else raw deflate (the zlib framing is written here).
+    fn new_stream(level: i32, parts: &[Stretch]) -> Deflate {
+        Deflate::new(level, parts.is_empty(), 15)
+    }
+
+    /// zlib-rs's own zlib stream of `src` from a new stream, without the
+    /// stretches: the bytes zlib-ng writes, which blocks without
+    /// incompressible stretches must get.
+    #[cfg(test)]
+    pub(super) fn fresh(level: i32, src: &[u8], dest: &mut [u8]) -> usize {
+        let mut d = Deflate::new(level, true, 15);
         match d.compress(src, dest, DeflateFlush::Finish) {
             Ok(Status::StreamEnd) => d.total_out() as usize,
             _ => 0,
         }
     }
 
-    pub(super) fn fresh(level: i32, src: &[u8], dest: &mut [u8]) -> usize {
-        run(&mut Deflate::new(level, true, 15), src, dest)
+    /// [`zlib_rs_compress`] from a new stream (the bytes a kept stream must
+    /// give).
+    #[cfg(test)]
+    pub(super) fn fresh_with_stretches(level: i32, src: &[u8], dest: &mut [u8]) -> usize {
+        let mut parts = Vec::new();
+        incompressible::stretches(src, &mut parts);
+        run(&mut new_stream(level, &parts), src, dest, level, &parts).0
     }
 
-    pub(super) fn zlib_rs_compress(src: &[u8], dest: &mut [u8], level: i32) -> usize {
+    /// Compress with this thread's kept stream; `look`: whether to look for
+    /// incompressible stretches (see [`incompressible`]).
+    pub(super) fn zlib_rs_compress(src: &[u8], dest: &mut [u8], level: i32, look: bool) -> usize {
+        let mut parts = Vec::new();
+        if look {
+            incompressible::stretches(src, &mut parts);
+        }
+        // The stored bytes alone overflowing: no stream fits (the caller
+        // then stores the block, as it would after zlib's stored blocks).
+        let mut stored = 0;
+        let mut start = 0;
+        for p in &parts {
+            if p.incompressible {
+                stored += p.end - start;
+            }
+            start = p.end;
+        }
+        if stored > 0 && stored + ZLIB_FRAMING > dest.len() {
+            return 0;
+        }
+        let parts = &parts[..];
         let written = src.len().min(WHOLE_WINDOW);
-        with_kept(&DEFLATE, |slot| {
+        let key = if parts.is_empty() {
+            &DEFLATE
+        } else {
+            &DEFLATE_RAW
+        };
+        with_kept(key, |slot| {
             let k = match slot.as_mut() {
                 Some(k) if k.ended && k.level == level && reusable(k.high_water, src.len()) => {
                     k.stream.reset();
@@ -151,17 +333,17 @@ mod imp {
                     k
                 }
                 _ => slot.insert(KeptDeflate {
-                    stream: Deflate::new(level, true, 15),
+                    stream: new_stream(level, parts),
                     level,
                     high_water: written,
                     ended: false,
                 }),
             };
-            let (n, ended) = run_to_end(&mut k.stream, src, dest);
+            let (n, ended) = run_to_end(&mut k.stream, src, dest, level, parts);
             k.ended = ended;
             n
         })
-        .unwrap_or_else(|| fresh(level, src, dest))
+        .unwrap_or_else(|| run(&mut new_stream(level, parts), src, dest, level, parts).0)
     }
 
     /// The largest buffer [`run_to_end`] keeps per thread: blocks whose
@@ -171,33 +353,36 @@ mod imp {
 
     /// Runs a kept stream to its end even when `dest` may be too small for
     /// it, so that the stream can be kept: the output goes to a buffer of
-    /// zlib's bound for `src` and is copied to `dest` when it fits.
+    /// zlib's bound for `src` (plus the few bytes each stretch's flush may
+    /// add) and is copied to `dest` when it fits.
     /// (Blocks that do not fit, incompressible ones, are common; a
     /// stream stopped half-way could not be reused, and a new one costs the
     /// allocation and clearing of its tables.)  Returns the stream's size
     /// (0 when it does not fit) and whether the stream ended.
-    fn run_to_end(d: &mut Deflate, src: &[u8], dest: &mut [u8]) -> (usize, bool) {
-        let bound = zlib_rs::compress_bound(src.len());
+    fn run_to_end(
+        d: &mut Deflate,
+        src: &[u8],
+        dest: &mut [u8],
+        level: i32,
+        parts: &[Stretch],
+    ) -> (usize, bool) {
+        let bound = zlib_rs::compress_bound(src.len()) + 16 * parts.len();
         if dest.len() >= bound || bound > SPILL_MAX {
-            let n = run(d, src, dest);
-            return (n, n > 0);
+            return run(d, src, dest, level, parts);
         }
         with_kept(&SPILL, |slot| {
             let out = slot.get_or_insert_with(Vec::new);
             if out.len() < bound {
                 out.resize(bound, 0);
             }
-            let n = run(d, src, &mut out[..bound]);
+            let (n, ended) = run(d, src, &mut out[..bound], level, parts);
             let fits = n > 0 && n <= dest.len();
             if fits {
                 dest[..n].copy_from_slice(&out[..n]);
             }
-            (if fits { n } else { 0 }, n > 0)
+            (if fits { n } else { 0 }, ended)
         })
-        .unwrap_or_else(|| {
-            let n = run(d, src, dest);
-            (n, n > 0)
-        })
+        .unwrap_or_else(|| run(d, src, dest, level, parts))
     }
 
     fn new_compressor(level: i32) -> Option<Compressor> {
@@ -283,7 +468,13 @@ mod imp {
         if libdeflate {
             libdeflate_compress(src, dest, level)
         } else {
-            zlib_rs_compress(src, dest, level)
+            // Unfiltered blocks past level 1 come here only as runs, with
+            // nothing to store. Levels 7-9 ask for the last percent, which
+            // zlib's search still finds in some stretches that look
+            // incompressible (a float field's shuffled low bytes: 1% of the
+            // chunk at level 9).
+            let look = (layout != Layout::Plain || level == 1) && level < LIBDEFLATE_FROM;
+            zlib_rs_compress(src, dest, level, look)
         }
     }
 
@@ -425,327 +616,4 @@ fn fixed_huffman_first(src: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    fn layout(shuffled: bool) -> Layout {
-        if shuffled {
-            Layout::ByteShuffled
-        } else {
-            Layout::Plain
-        }
-    }
-
-    /// Data with literals and matches of many lengths and distances.
-    fn data(rng: &mut ChaCha8Rng, len: usize) -> Vec<u8> {
-        let mut v = Vec::with_capacity(len);
-        match rng.gen_range(0..4) {
-            0 => v.extend((0..len).map(|_| rng.gen_range(0..4u8))),
-            1 => {
-                let k = rng.gen_range(1..9usize);
-                v.extend((0..len).map(|i| (i / k) as u8))
-            }
-            2 => {
-                while v.len() < len {
-                    if v.len() > 300 && rng.gen_bool(0.7) {
-                        let back = rng.gen_range(1..v.len().min(40_000));
-                        for _ in 0..rng.gen_range(3..300) {
-                            v.push(v[v.len() - back]);
-                        }
-                    } else {
-                        v.push(rng.gen());
-                    }
-                }
-                v.truncate(len);
-            }
-            _ => v.extend((0..len).map(|_| rng.gen::<u8>())),
-        }
-        v
-    }
-
-    /// zlib-rs (through flate2), an independent implementation of the format.
-    fn other_inflate(src: &[u8], len: usize) -> Option<Vec<u8>> {
-        let mut out = vec![0u8; len];
-        let mut d = Decompress::new(true);
-        match d.decompress(src, &mut out, FlushDecompress::Finish) {
-            Ok(Status::StreamEnd) if d.total_out() as usize == len => Some(out),
-            _ => None,
-        }
-    }
-
-    fn other_deflate(src: &[u8], level: u32) -> Vec<u8> {
-        let mut out = vec![0u8; src.len() + src.len() / 8 + 128];
-        let mut c = Compress::new(Compression::new(level), true);
-        assert_eq!(
-            c.compress(src, &mut out, FlushCompress::Finish).ok(),
-            Some(Status::StreamEnd)
-        );
-        out.truncate(c.total_out() as usize);
-        out
-    }
-
-    #[cfg(not(feature = "zlib-ng"))]
-    #[test]
-    fn kept_streams_write_fresh_stream_bytes() {
-        let seed: u64 = std::env::var("BLOSC2_ZLIB_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| rand::thread_rng().gen());
-        let cases: usize = std::env::var("BLOSC2_ZLIB_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(400);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let sizes = [
-            1usize,
-            7,
-            100,
-            257,
-            258,
-            1000,
-            4096,
-            32 << 10,
-            40_000,
-            65_535,
-            65_536,
-            65_537,
-            100_000,
-            262_144,
-        ];
-        for case in 0..cases {
-            let len = if rng.gen_bool(0.6) {
-                sizes[rng.gen_range(0..sizes.len())]
-            } else {
-                rng.gen_range(1..300_000)
-            };
-            // Mostly one level for a while (kept streams), sometimes another.
-            let level = if rng.gen_bool(0.9) {
-                1 + (case / 50) as i32 % (imp::LIBDEFLATE_FROM - 1)
-            } else {
-                rng.gen_range(1..imp::LIBDEFLATE_FROM)
-            };
-            let src = data(&mut rng, len);
-            // Sometimes too little room, sometimes exactly the stream's
-            // size or one byte less.
-            let exact = || {
-                let mut full = vec![0u8; zlib_rs::compress_bound(len)];
-                imp::fresh(level, &src, &mut full)
-            };
-            let room = match rng.gen_range(0..20) {
-                0 | 1 => len / 3,
-                2 => exact(),
-                3 => exact() - 1,
-                _ => len + len / 8 + 64,
-            };
-            let mut a = vec![0u8; room];
-            let mut b = vec![0u8; room];
-            let na = imp::zlib_rs_compress(&src, &mut a, level);
-            let nb = imp::fresh(level, &src, &mut b);
-            let what = format!("seed {seed} case {case}: len {len} level {level} room {room}");
-            assert_eq!(na, nb, "{what}: sizes differ");
-            assert_eq!(a[..na], b[..nb], "{what}: bytes differ");
-        }
-    }
-
-    #[cfg(not(feature = "zlib-ng"))]
-    #[test]
-    fn reuse_rule() {
-        assert!(imp::reusable(0, 10));
-        assert!(imp::reusable(10, 10));
-        assert!(!imp::reusable(11, 10));
-        assert!(imp::reusable(imp::WHOLE_WINDOW, imp::WHOLE_WINDOW));
-        assert!(!imp::reusable(imp::WHOLE_WINDOW, imp::WHOLE_WINDOW - 1));
-    }
-
-    #[test]
-    fn streams_decode_both_ways_with_another_zlib() {
-        let seed: u64 = rand::thread_rng().gen();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        for case in 0..300 {
-            let len = if rng.gen_bool(0.3) {
-                rng.gen_range(1..300)
-            } else {
-                rng.gen_range(1..300_000)
-            };
-            let level = rng.gen_range(1..=9);
-            let src = data(&mut rng, len);
-            let mut c = vec![0u8; len + len / 8 + 128];
-            let shuffled = rng.gen_bool(0.5);
-            let n = compress(&src, &mut c, level, layout(shuffled));
-            assert!(
-                n > 0,
-                "seed {seed} case {case}: len {len} level {level} did not fit"
-            );
-            assert_eq!(
-                other_inflate(&c[..n], len).as_deref(),
-                Some(&src[..]),
-                "seed {seed} case {case}: zlib-rs does not read ours (len {len}, level {level})"
-            );
-            let theirs = other_deflate(&src, level as u32);
-            let mut back = vec![0u8; len];
-            assert_eq!(
-                decompress(&theirs, &mut back, shuffled),
-                Some(len),
-                "seed {seed} case {case}"
-            );
-            assert_eq!(back, src, "seed {seed} case {case}");
-        }
-    }
-
-    #[test]
-    fn no_room_gives_zero_and_levels_switch() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let src: Vec<u8> = (0..100_000).map(|_| rng.gen()).collect();
-        let mut small = vec![0u8; 50_000];
-        assert_eq!(compress(&src, &mut small, 5, Layout::Plain), 0);
-        let compressible: Vec<u8> = (0..100_000u32).map(|i| (i / 7 % 13) as u8).collect();
-        let mut sizes = Vec::new();
-        for level in [1, 9, 5, 1, 0, 10] {
-            let mut c = vec![0u8; 120_000];
-            let n = compress(&compressible, &mut c, level, Layout::Plain);
-            assert!(n > 0 && n < 10_000, "level {level}: {n}");
-            assert_eq!(
-                other_inflate(&c[..n], compressible.len()).as_deref(),
-                Some(&compressible[..])
-            );
-            sizes.push(n);
-        }
-        // Same level, same bytes, whatever came before on this thread.
-        assert_eq!(sizes[0], sizes[3]);
-    }
-
-    #[test]
-    fn bad_streams_fail() {
-        // Streams for each decoder: high expansion and shuffled (zlib-rs),
-        // low expansion or fixed Huffman codes (level 1; libdeflate).
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        let periodic: Vec<u8> = (0..50_000u32).map(|i| (i % 251) as u8).collect();
-        let noisy: Vec<u8> = (0..50_000).map(|_| rng.gen_range(0..16u8)).collect();
-        for (src, level, shuffled) in [
-            (periodic.clone(), 5, false),
-            (periodic.clone(), 1, false),
-            (periodic, 5, true),
-            (noisy.clone(), 5, false),
-            (noisy.clone(), 5, true),
-            (noisy, 9, false),
-        ] {
-            let mut c = vec![0u8; 60_000];
-            let n = compress(&src, &mut c, level, layout(shuffled));
-            assert!(n > 0);
-            let mut out = vec![0u8; src.len()];
-            let mut bad = c[..n].to_vec();
-            bad[n - 1] ^= 1; // Adler-32
-            assert_eq!(decompress(&bad, &mut out, shuffled), None);
-            for cut in [0, 1, 2, n / 2, n - 1] {
-                assert_eq!(
-                    decompress(&c[..cut], &mut out, shuffled),
-                    None,
-                    "cut at {cut}"
-                );
-            }
-            let mut short = vec![0u8; src.len() - 1];
-            assert_eq!(decompress(&c[..n], &mut short, shuffled), None);
-            for _ in 0..2000 {
-                let mut m = c[..n].to_vec();
-                let i = rng.gen_range(0..n);
-                m[i] ^= 1 << rng.gen_range(0..8);
-                if let Some(k) = decompress(&m, &mut out, shuffled) {
-                    assert!(k <= out.len());
-                }
-            }
-            assert_eq!(decompress(&c[..n], &mut out, shuffled), Some(src.len()));
-            assert_eq!(out, src);
-            // A header asking for a preset dictionary (FDICT, with the
-            // check bits fixed) is refused, as by zlib's `uncompress`.
-            let mut dict = c[..n].to_vec();
-            dict[1] |= 0x20;
-            let base = (u16::from(dict[0]) << 8) | u16::from(dict[1] & !0x1F);
-            dict[1] = (dict[1] & !0x1F) | ((31 - base % 31) % 31) as u8;
-            assert_eq!((u16::from(dict[0]) << 8 | u16::from(dict[1])) % 31, 0);
-            assert_eq!(decompress(&dict, &mut out, shuffled), None);
-        }
-    }
-
-    /// Compresses `src` (at most 40,000 bytes) at `level` for `layout`, checks that
-    /// the stream is zlib-rs's (a fresh stream's bytes) exactly when
-    /// `zlib_rs`, and that it decodes back to `src`.
-    #[cfg(not(feature = "zlib-ng"))]
-    fn assert_backend(src: &[u8], level: i32, layout: Layout, zlib_rs: bool) {
-        let mut c = vec![0u8; 50_000];
-        let n = compress(src, &mut c, level, layout);
-        let mut fresh = vec![0u8; 50_000];
-        let m = imp::fresh(level, src, &mut fresh);
-        assert_eq!(
-            c[..n] == fresh[..m],
-            zlib_rs,
-            "level {level} {layout:?} zlib-rs expected {zlib_rs}"
-        );
-        let shuffled = layout == Layout::ByteShuffled;
-        let mut back = vec![0u8; src.len()];
-        assert_eq!(decompress(&c[..n], &mut back, shuffled), Some(src.len()));
-        assert_eq!(back, src);
-    }
-
-    /// At levels 2-6, unfiltered blocks get libdeflate's bytes unless they
-    /// are runs; shuffled and bit-shuffled blocks and runs, and every block
-    /// at level 1, get zlib-rs's bytes (zlib-ng's).
-    #[cfg(not(feature = "zlib-ng"))]
-    #[test]
-    fn levels_1_to_6_leave_runs_and_shuffled_blocks_to_zlib_rs() {
-        let mut rng = ChaCha8Rng::seed_from_u64(26);
-        let noisy: Vec<u8> = (0..40_000).map(|_| rng.gen_range(0..16u8)).collect();
-        // Mostly-zero 64-bit integers: one word in 50 set.
-        let sparse: Vec<u8> = (0..5_000u64)
-            .flat_map(|i| (if i % 50 == 7 { i * 977 } else { 0 }).to_le_bytes())
-            .collect();
-        assert!(!imp::repeats_heavy(&noisy));
-        assert!(imp::repeats_heavy(&sparse));
-        assert!(!imp::repeats_heavy(&[]) && !imp::repeats_heavy(&[0; 15]));
-        assert!(imp::repeats_heavy(&[0; 16]));
-        let layouts = [Layout::Plain, Layout::ByteShuffled, Layout::BitShuffled];
-        for level in 1..=6 {
-            for (src, layout) in [&noisy, &sparse]
-                .into_iter()
-                .flat_map(|s| layouts.map(|l| (s, l)))
-            {
-                let zlib_rs = level == 1 || layout != Layout::Plain || src == &sparse;
-                assert_backend(src, level, layout, zlib_rs);
-            }
-        }
-    }
-
-    #[test]
-    fn layout_follows_the_filters() {
-        use crate::format::header::{BITSHUFFLE, DELTA, SHUFFLE};
-        assert_eq!(Layout::of(&[0, 0, 0, 0, 0, SHUFFLE]), Layout::ByteShuffled);
-        assert_eq!(Layout::of(&[BITSHUFFLE, SHUFFLE]), Layout::ByteShuffled);
-        assert_eq!(Layout::of(&[DELTA, 0, BITSHUFFLE]), Layout::BitShuffled);
-        assert_eq!(Layout::of(&[DELTA, 0, 0]), Layout::Plain);
-    }
-
-    /// At levels 7-9, shuffled blocks that the probe finds poorly
-    /// compressible get zlib-rs's bytes (zlib-ng's), highly compressible
-    /// ones and unshuffled ones libdeflate's; the probe is what decides.
-    #[cfg(not(feature = "zlib-ng"))]
-    #[test]
-    fn levels_7_to_9_follow_the_probe() {
-        let mut rng = ChaCha8Rng::seed_from_u64(21);
-        let noisy: Vec<u8> = (0..40_000).map(|_| rng.gen_range(0..16u8)).collect();
-        let runs: Vec<u8> = (0..40_000u32).map(|i| (i / 300) as u8).collect();
-        assert!(!imp::highly_compressible(&noisy));
-        assert!(imp::highly_compressible(&runs));
-        for level in 7..=9 {
-            for (src, shuffled, zlib_rs) in [
-                (&noisy, true, true),
-                (&noisy, false, false),
-                (&runs, true, false),
-                (&runs, false, false),
-            ] {
-                assert_backend(src, level, layout(shuffled), zlib_rs);
-            }
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,304 @@
+//! Finding the stretches of a block that deflate cannot shrink: bytes whose
+//! order-0 entropy is within a few hundredths of 8 bits and that repeat
+//! nothing of 8 or more bytes seen in the 32 KiB before them. zlib's levels
+//! 1-9 spend most of their time on such bytes looking for matches that are
+//! not there, and then store them; the low bytes or bit planes of noisy
+//! floats after a shuffle are the common case (half a block and more).
+//! `codec::zlib` stores these stretches directly (zlib's level 0) and
+//! deflates the rest.
+//!
+//! The test works on segments of [`SEGMENT`] bytes:
+//! - a 64-byte sample must hold between [`SAMPLE_DISTINCT`] and
+//!   [`SAMPLE_DISTINCT_MAX`] different byte values, which rejects most
+//!   compressible segments (few values, or ramps without repeated values)
+//!   for a small fraction of the cost of a histogram;
+//! - the whole segment's order-0 collision entropy (a lower bound of the
+//!   Shannon entropy, from the sum of the squared byte counts) must reach
+//!   what uniform random bytes of that length show (below 8 bits on a finite
+//!   sample) less [`ENTROPY_MARGIN`]; a Huffman code could then save about
+//!   1.5% at most, before the cost of its own table;
+//! - no 8-byte string at an anchor position (a position whose 8 bytes hash
+//!   to one value in 16, so that a repeated string has the same anchors in
+//!   both copies) may equal the one last seen at its hash within the 32 KiB
+//!   window: a repeat of 64 bytes or more is found with a probability of
+//!   at least 97%, 128 bytes 99.96%.
+
+/// Bytes per segment tested.
+pub const SEGMENT: usize = 4096;
+
+/// Shortest segment tested (the last one of a block may be short); shorter
+/// ones count as compressible.
+const MIN_SEGMENT: usize = 1024;
+
+/// Bytes sampled at the start of a segment for the count of distinct values.
+const SAMPLE: usize = 64;
+
+/// Distinct byte values the sample must hold (uniform random bytes: 56.3 on
+/// average, with a standard deviation of 2.3).
+const SAMPLE_DISTINCT: usize = 46;
+
+/// Distinct byte values the sample may hold at most: 64 bytes of uniform
+/// random bytes hold about 7.9 pairs of equal values, and fewer than two
+/// with a probability of 0.3%; ramps and counters (0, 1, 2, ...) hold none.
+const SAMPLE_DISTINCT_MAX: usize = SAMPLE - 2;
+
+/// How far under uniform random bytes' expected entropy (bits per byte) a
+/// segment may be.
+const ENTROPY_MARGIN: f64 = 0.03;
+
+/// deflate's window: repeats farther back cannot be matched.
+const WINDOW: usize = 32 * 1024;
+
+/// log2 of the anchor table's entries.
+const TABLE_BITS: u32 = 12;
+
+/// A stretch of a block, up to `end` (exclusive, from the end of the one
+/// before), and whether it looked incompressible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stretch {
+    pub end: usize,
+    pub incompressible: bool,
+}
+
+/// Split `src` into stretches of alternating kind, into `out` (cleared
+/// first). `out` stays empty when no segment looks incompressible.
+pub fn stretches(src: &[u8], out: &mut Vec<Stretch>) {
+    out.clear();
+    let mut flags: Vec<bool> = src
+        .chunks(SEGMENT)
+        .map(|s| s.len() >= MIN_SEGMENT && varied_sample(s) && near_uniform(s))
+        .collect();
+    if !flags.contains(&true) {
+        return;
+    }
+    mark_repeats(src, &mut flags);
+    if !flags.contains(&true) {
+        return;
+    }
+    for (i, &f) in flags.iter().enumerate() {
+        let end = ((i + 1) * SEGMENT).min(src.len());
+        match out.last_mut() {
+            Some(last) if last.incompressible == f => last.end = end,
+            _ => out.push(Stretch {
+                end,
+                incompressible: f,
+            }),
+        }
+    }
+}
+
+/// Whether the first [`SAMPLE`] bytes hold [`SAMPLE_DISTINCT`] values.
+fn varied_sample(s: &[u8]) -> bool {
+    let mut seen = [0u64; 4];
+    for &b in &s[..s.len().min(SAMPLE)] {
+        seen[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+    let distinct: usize = seen.iter().map(|w| w.count_ones() as usize).sum();
+    (SAMPLE_DISTINCT..=SAMPLE_DISTINCT_MAX).contains(&distinct)
+}
+
+/// Whether the order-0 collision entropy of `s` (-log2 of the sum of the
+/// squared byte frequencies, never above the Shannon entropy) comes within
+/// [`ENTROPY_MARGIN`] of what uniform random bytes of its length show on
+/// average: the sum of the squared counts must be within the factor
+/// 2^margin of uniform bytes' expected n + n (n - 1) / 256 (about 4
+/// standard deviations of uniform bytes' sum at 4 KiB), either way.
+fn near_uniform(s: &[u8]) -> bool {
+    // Four tables, so that runs of one value do not serialize the counts.
+    let mut counts = [[0u32; 256]; 4];
+    let mut quads = s.chunks_exact(4);
+    for q in &mut quads {
+        counts[0][q[0] as usize] += 1;
+        counts[1][q[1] as usize] += 1;
+        counts[2][q[2] as usize] += 1;
+        counts[3][q[3] as usize] += 1;
+    }
+    for &b in quads.remainder() {
+        counts[0][b as usize] += 1;
+    }
+    let sum_sq: u64 = (0..256)
+        .map(|v| u64::from(counts[0][v] + counts[1][v] + counts[2][v] + counts[3][v]))
+        .map(|c| c * c)
+        .sum();
+    let n = s.len() as f64;
+    let expected = n + n * (n - 1.0) / 256.0;
+    let slack = ENTROPY_MARGIN.exp2();
+    // Counts much more even than random bytes' come from counters and
+    // ramps (every value the same number of times), which repeat.
+    (expected / slack..=expected * slack).contains(&(sum_sq as f64))
+}
+
+/// Clear the flags of segments holding a repeat of an anchored 8-byte
+/// string seen within the window before it. Only segments that are flagged,
+/// or lie within the window before a flagged one, are scanned.
+fn mark_repeats(src: &[u8], flags: &mut [bool]) {
+    const NONE: u32 = u32::MAX;
+    const AHEAD: usize = WINDOW / SEGMENT;
+    let mut table = vec![NONE; 1 << TABLE_BITS];
+    let last = src.len().saturating_sub(7);
+    for seg in 0..flags.len() {
+        if !flags[seg..flags.len().min(seg + AHEAD + 1)].contains(&true) {
+            continue;
+        }
+        let (from, to) = (seg * SEGMENT, ((seg + 1) * SEGMENT).min(last));
+        let mut group = from;
+        while group < to {
+            // The anchors among up to 64 positions as a bit mask, so that
+            // the branch taken per anchor is one per group, not per byte.
+            let n = (to - group).min(64);
+            let mut mask = 0u64;
+            for (k, w) in src[group..group + n + 7].windows(8).enumerate() {
+                let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
+                let h = word.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                mask |= u64::from(h >> 60 == 0) << k;
+            }
+            while mask != 0 {
+                let p = group + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let w = &src[p..p + 8];
+                let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
+                let slot = (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
+                    & ((1 << TABLE_BITS) - 1);
+                let q = table[slot];
+                if q != NONE {
+                    let q = q as usize;
+                    if p - q <= WINDOW && src[q..q + 8] == *w {
+                        flags[p / SEGMENT] = false;
+                    }
+                }
+                table[slot] = p as u32;
+            }
+            group += n;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn random(rng: &mut ChaCha8Rng, n: usize) -> Vec<u8> {
+        (0..n).map(|_| rng.gen()).collect()
+    }
+
+    #[test]
+    fn random_bytes_are_one_incompressible_stretch() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut out = Vec::new();
+        for n in [4096, 10_000, 65_536, 262_144] {
+            let src = random(&mut rng, n);
+            stretches(&src, &mut out);
+            // A short last segment counts as compressible.
+            let whole = n % SEGMENT == 0 || n % SEGMENT >= MIN_SEGMENT;
+            let want = if whole {
+                vec![Stretch {
+                    end: n,
+                    incompressible: true,
+                }]
+            } else {
+                vec![
+                    Stretch {
+                        end: n - n % SEGMENT,
+                        incompressible: true,
+                    },
+                    Stretch {
+                        end: n,
+                        incompressible: false,
+                    },
+                ]
+            };
+            assert_eq!(out, want, "{n} bytes");
+        }
+    }
+
+    #[test]
+    fn compressible_data_gives_no_stretches() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut out = Vec::new();
+        let text: Vec<u8> = (0..100_000)
+            .map(|i| b"the quick brown fox "[i % 20])
+            .collect();
+        let small: Vec<u8> = (0..100_000).map(|_| rng.gen_range(0..64u8)).collect();
+        // 7 random bits per byte: entropy 7, a Huffman code saves 12%.
+        let seven: Vec<u8> = (0..100_000).map(|_| rng.gen::<u8>() >> 1).collect();
+        let ramp: Vec<u8> = (0..25_000u32).flat_map(|i| i.to_le_bytes()).collect();
+        for src in [&text, &small, &seven, &ramp] {
+            stretches(src, &mut out);
+            assert!(out.is_empty(), "{out:?}");
+        }
+        stretches(&[], &mut out);
+        assert!(out.is_empty());
+        stretches(&random(&mut rng, MIN_SEGMENT - 1), &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn repeats_of_random_bytes_stay_compressible() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut out = Vec::new();
+        // One random segment, then the same bytes again: the copy is a match.
+        let a = random(&mut rng, SEGMENT);
+        let mut src = a.clone();
+        src.extend_from_slice(&a);
+        stretches(&src, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                Stretch {
+                    end: SEGMENT,
+                    incompressible: true
+                },
+                Stretch {
+                    end: 2 * SEGMENT,
+                    incompressible: false
+                },
+            ]
+        );
+        // A random 1 KiB repeated 40 times: every segment repeats.
+        let unit = random(&mut rng, 1024);
+        let src: Vec<u8> = unit.iter().copied().cycle().take(40 * 1024).collect();
+        stretches(&src, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        // A copy farther back than the window cannot be matched.
+        let mut src = a.clone();
+        src.extend(random(&mut rng, WINDOW));
+        src.extend_from_slice(&a);
+        stretches(&src, &mut out);
+        assert_eq!(
+            out,
+            vec![Stretch {
+                end: src.len(),
+                incompressible: true
+            }]
+        );
+    }
+
+    #[test]
+    fn mixed_blocks_alternate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut out = Vec::new();
+        let mut src = random(&mut rng, 3 * SEGMENT);
+        src.extend(std::iter::repeat_n(7u8, 2 * SEGMENT));
+        src.extend(random(&mut rng, SEGMENT));
+        stretches(&src, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                Stretch {
+                    end: 3 * SEGMENT,
+                    incompressible: true
+                },
+                Stretch {
+                    end: 5 * SEGMENT,
+                    incompressible: false
+                },
+                Stretch {
+                    end: 6 * SEGMENT,
+                    incompressible: true
+                },
+            ]
+        );
+    }
+}
