@@ -8,15 +8,16 @@
 //! deflates the rest.
 //!
 //! The test works on segments of [`SEGMENT`] bytes:
-//! - a 64-byte sample must hold between [`SAMPLE_DISTINCT`] and
-//!   [`SAMPLE_DISTINCT_MAX`] different byte values, which rejects most
-//!   compressible segments (few values, or ramps without repeated values)
+//! - a 64-byte sample must hold at least [`SAMPLE_DISTINCT`] different byte
+//!   values and not step by the same amount [`SAMPLE_STRIDES`] times or
+//!   more (ramps and counters), which rejects most compressible segments
 //!   for a small fraction of the cost of a histogram;
 //! - the whole segment's order-0 collision entropy (a lower bound of the
-//!   Shannon entropy, from the sum of the squared byte counts) must reach
-//!   what uniform random bytes of that length show (below 8 bits on a finite
-//!   sample) less [`ENTROPY_MARGIN`]; a Huffman code could then save about
-//!   1.5% at most, before the cost of its own table;
+//!   Shannon entropy, from the sum of the squared byte counts) must be what
+//!   uniform random bytes of that length show (below 8 bits on a finite
+//!   sample), within [`SIGMAS`] standard deviations (0.04 bits at 4 KiB); a
+//!   Huffman code could then save about 1% at most, before the cost of its
+//!   own table;
 //! - no 8-byte string at an anchor position (a position whose 8 bytes hash
 //!   to one value in 16, so that a repeated string has the same anchors in
 //!   both copies) may equal the one last seen at its hash within the 32 KiB
@@ -37,14 +38,15 @@ const SAMPLE: usize = 64;
 /// average, with a standard deviation of 2.3).
 const SAMPLE_DISTINCT: usize = 46;
 
-/// Distinct byte values the sample may hold at most: 64 bytes of uniform
-/// random bytes hold about 7.9 pairs of equal values, and fewer than two
-/// with a probability of 0.3%; ramps and counters (0, 1, 2, ...) hold none.
-const SAMPLE_DISTINCT_MAX: usize = SAMPLE - 2;
+/// Steps in the sample equal to the step before them from which a segment
+/// counts as a ramp or counter (0, 1, 2, ...; every value once, which the
+/// other tests would take for noise): uniform random bytes have 0.24 on
+/// average, and 8 or more with a probability under 1e-9.
+const SAMPLE_STRIDES: usize = 8;
 
-/// How far under uniform random bytes' expected entropy (bits per byte) a
-/// segment may be.
-const ENTROPY_MARGIN: f64 = 0.03;
+/// Standard deviations of uniform random bytes' sum of squared counts
+/// within which a segment's sum must lie.
+const SIGMAS: f64 = 5.0;
 
 /// deflate's window: repeats farther back cannot be matched.
 const WINDOW: usize = 32 * 1024;
@@ -87,22 +89,45 @@ pub fn stretches(src: &[u8], out: &mut Vec<Stretch>) {
     }
 }
 
-/// Whether the first [`SAMPLE`] bytes hold [`SAMPLE_DISTINCT`] values.
+/// Whether every segment of `src` looks incompressible (with at least one
+/// whole segment, and a last one not too short to test): a codec that has
+/// no quick way through such bytes can give up on the block at once. The
+/// cheap sample of every segment comes first, so that compressible blocks
+/// are turned down after a few bytes.
+pub fn all_incompressible(src: &[u8]) -> bool {
+    let varied = src
+        .chunks(SEGMENT)
+        .all(|s| s.len() >= MIN_SEGMENT && varied_sample(s));
+    if src.is_empty() || !varied || !src.chunks(SEGMENT).all(near_uniform) {
+        return false;
+    }
+    let mut flags = vec![true; src.len().div_ceil(SEGMENT)];
+    mark_repeats(src, &mut flags);
+    !flags.contains(&false)
+}
+
+/// Whether the first [`SAMPLE`] bytes hold [`SAMPLE_DISTINCT`] values and
+/// fewer than [`SAMPLE_STRIDES`] steps equal to the step before them.
 fn varied_sample(s: &[u8]) -> bool {
+    let sample = &s[..s.len().min(SAMPLE)];
     let mut seen = [0u64; 4];
-    for &b in &s[..s.len().min(SAMPLE)] {
+    for &b in sample {
         seen[usize::from(b >> 6)] |= 1 << (b & 63);
     }
     let distinct: usize = seen.iter().map(|w| w.count_ones() as usize).sum();
-    (SAMPLE_DISTINCT..=SAMPLE_DISTINCT_MAX).contains(&distinct)
+    let strides = sample
+        .windows(3)
+        .filter(|w| w[1].wrapping_sub(w[0]) == w[2].wrapping_sub(w[1]))
+        .count();
+    distinct >= SAMPLE_DISTINCT && strides < SAMPLE_STRIDES
 }
 
 /// Whether the order-0 collision entropy of `s` (-log2 of the sum of the
-/// squared byte frequencies, never above the Shannon entropy) comes within
-/// [`ENTROPY_MARGIN`] of what uniform random bytes of its length show on
-/// average: the sum of the squared counts must be within the factor
-/// 2^margin of uniform bytes' expected n + n (n - 1) / 256 (about 4
-/// standard deviations of uniform bytes' sum at 4 KiB), either way.
+/// squared byte frequencies, never above the Shannon entropy) is that of
+/// uniform random bytes: the sum of the squared counts must be within
+/// [`SIGMAS`] standard deviations of uniform bytes' n + n (n - 1) / 256 (the
+/// deviation is about n sqrt(510) / 256). At 4 KiB that is 2.6% of the sum,
+/// 0.04 bits of entropy.
 fn near_uniform(s: &[u8]) -> bool {
     // Four tables, so that runs of one value do not serialize the counts.
     let mut counts = [[0u32; 256]; 4];
@@ -122,10 +147,10 @@ fn near_uniform(s: &[u8]) -> bool {
         .sum();
     let n = s.len() as f64;
     let expected = n + n * (n - 1.0) / 256.0;
-    let slack = ENTROPY_MARGIN.exp2();
+    let deviation = n * 510f64.sqrt() / 256.0;
     // Counts much more even than random bytes' come from counters and
     // ramps (every value the same number of times), which repeat.
-    (expected / slack..=expected * slack).contains(&(sum_sq as f64))
+    (sum_sq as f64 - expected).abs() <= SIGMAS * deviation
 }
 
 /// Clear the flags of segments holding a repeat of an anchored 8-byte
@@ -273,6 +298,41 @@ mod tests {
                 incompressible: true
             }]
         );
+    }
+
+    #[test]
+    fn whole_blocks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let a = random(&mut rng, 8 * SEGMENT);
+        assert!(all_incompressible(&a));
+        // The tests' rates of turning down random segments add up over a
+        // block's segments: a 1 MiB block has 256.
+        let passed = (0..20)
+            .filter(|_| all_incompressible(&random(&mut rng, 1 << 20)))
+            .count();
+        assert_eq!(passed, 20);
+        let single = (0..2000)
+            .filter(|_| {
+                let s = random(&mut rng, SEGMENT);
+                varied_sample(&s) && near_uniform(&s)
+            })
+            .count();
+        assert!(single >= 1998, "{single} of 2000 random segments");
+        assert!(all_incompressible(&a[..SEGMENT + MIN_SEGMENT]));
+        // A short tail could be anything: not tested, so not skipped.
+        assert!(!all_incompressible(&a[..SEGMENT + MIN_SEGMENT - 1]));
+        assert!(!all_incompressible(&a[..MIN_SEGMENT - 1]));
+        assert!(!all_incompressible(&[]));
+        // One compressible segment, anywhere, and the block is compressed.
+        for at in [0, 3, 7] {
+            let mut b = a.clone();
+            b[at * SEGMENT..(at + 1) * SEGMENT].fill(9);
+            assert!(!all_incompressible(&b), "zeros at segment {at}");
+        }
+        // A repeat of earlier random bytes.
+        let mut c = a[..4 * SEGMENT].to_vec();
+        c.extend_from_within(SEGMENT..2 * SEGMENT);
+        assert!(!all_incompressible(&c));
     }
 
     #[test]
