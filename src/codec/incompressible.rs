@@ -1,11 +1,12 @@
-//! Finding the stretches of a block that deflate cannot shrink: bytes whose
-//! order-0 entropy is within a few hundredths of 8 bits and that repeat
-//! nothing of 8 or more bytes seen in the 32 KiB before them. zlib's levels
-//! 1-9 spend most of their time on such bytes looking for matches that are
-//! not there, and then store them; the low bytes or bit planes of noisy
-//! floats after a shuffle are the common case (half a block and more).
-//! `codec::zlib` stores these stretches directly (zlib's level 0) and
-//! deflates the rest.
+//! Finding the stretches of a block that an LZ codec cannot shrink: bytes
+//! whose order-0 entropy is within a few hundredths of 8 bits and that
+//! repeat nothing of 8 or more bytes seen in the 32 KiB before them. zlib,
+//! LZ4HC and zstd's higher levels spend most of their time on such bytes
+//! looking for matches that are not there, and then store them; random
+//! bytes, and the low bytes or bit planes of noisy floats after a shuffle
+//! (half a block and more), are the common cases. `codec::zlib` stores
+//! these stretches directly (zlib's level 0) and deflates the rest;
+//! `codec::compress_stream` stores a block made only of them at once.
 //!
 //! The test works on segments of [`SEGMENT`] bytes:
 //! - a 64-byte sample must hold at least [`SAMPLE_DISTINCT`] different byte
@@ -21,8 +22,10 @@
 //! - no 8-byte string at an anchor position (a position whose 8 bytes hash
 //!   to one value in 16, so that a repeated string has the same anchors in
 //!   both copies) may equal the one last seen at its hash within the 32 KiB
-//!   window: a repeat of 64 bytes or more is found with a probability of
-//!   at least 97%, 128 bytes 99.96%.
+//!   window (in a table of 2^[`TABLE_BITS`] entries, where a later anchor
+//!   may take an earlier one's place): a repeat of 64 bytes at the far end
+//!   of the window is found with a probability of about 96%, of 128 bytes
+//!   99.9%, closer ones more often.
 
 /// Bytes per segment tested.
 pub const SEGMENT: usize = 4096;
@@ -31,7 +34,7 @@ pub const SEGMENT: usize = 4096;
 /// ones count as compressible.
 const MIN_SEGMENT: usize = 1024;
 
-/// Bytes sampled at the start of a segment for the count of distinct values.
+/// Bytes sampled at the start of a segment for the first, cheap test.
 const SAMPLE: usize = 64;
 
 /// Distinct byte values the sample must hold (uniform random bytes: 56.3 on
@@ -52,7 +55,7 @@ const SIGMAS: f64 = 5.0;
 const WINDOW: usize = 32 * 1024;
 
 /// log2 of the anchor table's entries.
-const TABLE_BITS: u32 = 12;
+const TABLE_BITS: u32 = 14;
 
 /// A stretch of a block, up to `end` (exclusive, from the end of the one
 /// before), and whether it looked incompressible.

@@ -309,9 +309,15 @@ mod imp {
         // then stores the block, as it would after zlib's stored blocks).
         let mut stored = 0;
         let mut start = 0;
+        // The first stretch zlib-rs gets, and the longest (see below).
+        let (mut first, mut longest) = (None, 0);
         for p in &parts {
+            let len = p.end - start;
             if p.incompressible {
-                stored += p.end - start;
+                stored += len;
+            } else {
+                first = first.or(Some(len));
+                longest = longest.max(len);
             }
             start = p.end;
         }
@@ -319,7 +325,15 @@ mod imp {
             return 0;
         }
         let parts = &parts[..];
-        let written = src.len().min(WHOLE_WINDOW);
+        // The reuse rule of the module comment, for what zlib-rs sees: each
+        // stretch after a full flush fills the window from its start again,
+        // so the first stretch must cover what earlier calls wrote (later
+        // ones find this call's bytes or zeros past their ends).
+        let (seen, written) = if parts.is_empty() {
+            (src.len(), src.len().min(WHOLE_WINDOW))
+        } else {
+            (first.unwrap_or(usize::MAX), longest.min(WHOLE_WINDOW))
+        };
         let key = if parts.is_empty() {
             &DEFLATE
         } else {
@@ -327,7 +341,7 @@ mod imp {
         };
         with_kept(key, |slot| {
             let k = match slot.as_mut() {
-                Some(k) if k.ended && k.level == level && reusable(k.high_water, src.len()) => {
+                Some(k) if k.ended && k.level == level && reusable(k.high_water, seen) => {
                     k.stream.reset();
                     k.high_water = k.high_water.max(written);
                     k
