@@ -59,6 +59,7 @@ const TABLE_BITS: u32 = 14;
 
 /// A stretch of a block, up to `end` (exclusive, from the end of the one
 /// before), and whether it looked incompressible.
+#[cfg_attr(feature = "zlib-ng", allow(dead_code))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stretch {
     pub end: usize,
@@ -67,6 +68,7 @@ pub struct Stretch {
 
 /// Split `src` into stretches of alternating kind, into `out` (cleared
 /// first). `out` stays empty when no segment looks incompressible.
+#[cfg_attr(feature = "zlib-ng", allow(dead_code))]
 pub fn stretches(src: &[u8], out: &mut Vec<Stretch>) {
     out.clear();
     let mut flags: Vec<bool> = src
