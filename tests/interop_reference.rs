@@ -332,46 +332,36 @@ fn gen_data(case: &Case) -> Vec<u8> {
             v.truncate(n);
             v
         }
-        DataKind::Linspace => {
-            let mut v = Vec::with_capacity(n + 8);
-            let count = (n / ts.max(1)).max(1) as f64;
-            let mut i = 0u64;
-            while v.len() < n {
-                let x = -50.0 + 1000.0 * (i as f64) / count;
-                if ts == 4 {
-                    v.extend_from_slice(&(x as f32).to_le_bytes());
-                } else {
-                    v.extend_from_slice(&x.to_le_bytes());
-                }
-                i += 1;
-            }
-            v.truncate(n);
-            v
-        }
+        DataKind::Linspace => floats(n, ts, |i, count| -50.0 + 1000.0 * i / count),
         DataKind::Random => {
             let mut v = vec![0u8; n];
             rng.fill(&mut v[..]);
             v
         }
         DataKind::RepeatedByte => vec![rng.gen_range(1..=255u8); n],
-        DataKind::NoisyLinspace => {
-            let mut v = Vec::with_capacity(n + 8);
-            let count = (n / ts.max(1)).max(1) as f64;
-            let mut i = 0u64;
-            while v.len() < n {
-                let noise: f64 = rng.gen::<f64>() * 1e-3;
-                let x = 1.0 + 1000.0 * (i as f64) / count + noise;
-                if ts == 4 {
-                    v.extend_from_slice(&(x as f32).to_le_bytes());
-                } else {
-                    v.extend_from_slice(&x.to_le_bytes());
-                }
-                i += 1;
-            }
-            v.truncate(n);
-            v
-        }
+        DataKind::NoisyLinspace => floats(n, ts, |i, count| {
+            1.0 + 1000.0 * i / count + rng.gen::<f64>() * 1e-3
+        }),
     }
+}
+
+/// `n` bytes of float32 values (typesize 4) or else float64 values, value
+/// `i` being `x(i, count)` for `count` values in all.
+fn floats(n: usize, ts: usize, mut x: impl FnMut(f64, f64) -> f64) -> Vec<u8> {
+    let mut v = Vec::with_capacity(n + 8);
+    let count = (n / ts.max(1)).max(1) as f64;
+    let mut i = 0u64;
+    while v.len() < n {
+        let value = x(i as f64, count);
+        if ts == 4 {
+            v.extend_from_slice(&(value as f32).to_le_bytes());
+        } else {
+            v.extend_from_slice(&value.to_le_bytes());
+        }
+        i += 1;
+    }
+    v.truncate(n);
+    v
 }
 
 /// What a lossless decode of our or the reference's chunk must give.
