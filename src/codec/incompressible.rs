@@ -19,8 +19,8 @@
 //!   sample), within [`SIGMAS`] standard deviations (0.04 bits at 4 KiB); a
 //!   Huffman code could then save about 1% at most, before the cost of its
 //!   own table;
-//! - no 8-byte string at an anchor position (a position whose 8 bytes hash
-//!   to one value in 16, so that a repeated string has the same anchors in
+//! - no 8-byte string at an anchor position (a position whose byte has one
+//!   high nibble in 16, so that a repeated string has the same anchors in
 //!   both copies) may equal the one last seen at its hash within the 32 KiB
 //!   window (in a table of 2^[`TABLE_BITS`] entries, where a later anchor
 //!   may take an earlier one's place): a repeat of 64 bytes at the far end
@@ -53,6 +53,10 @@ const SIGMAS: f64 = 5.0;
 
 /// deflate's window: repeats farther back cannot be matched.
 const WINDOW: usize = 32 * 1024;
+
+/// The high nibble of the bytes at anchor positions: one position in 16 of
+/// the near-uniform bytes that the repeat test is for.
+const ANCHOR_NIBBLE: u8 = 0xA;
 
 /// log2 of the anchor table's entries.
 const TABLE_BITS: u32 = 14;
@@ -171,19 +175,20 @@ fn mark_repeats(src: &[u8], flags: &mut [bool]) {
             continue;
         }
         let (from, to) = (seg * SEGMENT, ((seg + 1) * SEGMENT).min(last));
-        let mut group = from;
-        while group < to {
-            // The anchors among up to 64 positions as a bit mask, so that
-            // the branch taken per anchor is one per group, not per byte.
-            let n = (to - group).min(64);
+        let mut at = from;
+        while at < to {
+            // The anchors among up to 64 positions as a bit mask, so that the
+            // loop over them mispredicts once per 64 bytes, not per word.
+            let n = (to - at).min(64);
             let mut mask = 0u64;
-            for (k, w) in src[group..group + n + 7].windows(8).enumerate() {
-                let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
-                let h = word.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                mask |= u64::from(h >> 60 == 0) << k;
+            for (i, w) in src[at..].chunks(8).take(n.div_ceil(8)).enumerate() {
+                mask |= u64::from(anchor_bits(w)) << (8 * i);
+            }
+            if n < 64 {
+                mask &= (1 << n) - 1;
             }
             while mask != 0 {
-                let p = group + mask.trailing_zeros() as usize;
+                let p = at + mask.trailing_zeros() as usize;
                 mask &= mask - 1;
                 let w = &src[p..p + 8];
                 let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
@@ -198,8 +203,30 @@ fn mark_repeats(src: &[u8], flags: &mut [bool]) {
                 }
                 table[slot] = p as u32;
             }
-            group += n;
+            at += n;
         }
+    }
+}
+
+/// Bit k set where byte k of `w` (at most 8 bytes) has the high nibble
+/// [`ANCHOR_NIBBLE`]: for a whole word, without a branch per byte (an exact
+/// zero-byte test, no carries between bytes, then one bit per byte gathered
+/// by a multiplication).
+fn anchor_bits(w: &[u8]) -> u8 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    match <[u8; 8]>::try_from(w) {
+        Ok(bytes) => {
+            let v = u64::from_le_bytes(bytes);
+            let x = ((v >> 4) & 0x0F0F_0F0F_0F0F_0F0F)
+                ^ (0x0101_0101_0101_0101 * u64::from(ANCHOR_NIBBLE));
+            let zero = !(((x & LOW7) + LOW7) | x) & !LOW7;
+            ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+        }
+        Err(_) => w
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b >> 4 == ANCHOR_NIBBLE)
+            .fold(0, |m, (k, _)| m | 1 << k),
     }
 }
 
@@ -338,6 +365,28 @@ mod tests {
         let mut c = a[..4 * SEGMENT].to_vec();
         c.extend_from_within(SEGMENT..2 * SEGMENT);
         assert!(!all_incompressible(&c));
+    }
+
+    #[test]
+    fn anchor_bits_match_the_bytes() {
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        for len in (0..=8).chain(std::iter::repeat_n(8, 2000)) {
+            let w: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.gen_bool(0.3) {
+                        0xA0 | rng.gen_range(0..16u8)
+                    } else {
+                        rng.gen()
+                    }
+                })
+                .collect();
+            let want = w
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b >> 4 == ANCHOR_NIBBLE)
+                .fold(0u8, |m, (k, _)| m | 1 << k);
+            assert_eq!(anchor_bits(&w), want, "{w:02x?}");
+        }
     }
 
     #[test]
