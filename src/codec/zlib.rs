@@ -181,20 +181,16 @@ mod imp {
     /// blocks written here, the others through `d` at its level. A
     /// compressible stretch followed by a stored one ends with a full flush
     /// (byte-aligned, and the history forgotten: `d` never sees the stored
-    /// bytes, so it must not match across them). Returns the deflate data's
-    /// size (None when it did not fit) and whether `d` ended its stream (a
-    /// stream that did not cannot be reset and reused).
+    /// bytes, so it must not match across them). `parts` covers all of
+    /// `src` ([`run`] takes blocks without stretches another way). Returns
+    /// the deflate data's size (None when it did not fit) and whether `d`
+    /// ended its stream (a stream that did not cannot be reset and reused).
     fn deflate_parts(
         d: &mut Deflate,
         src: &[u8],
         out: &mut [u8],
         parts: &[Stretch],
     ) -> (Option<usize>, bool) {
-        let whole = [Stretch {
-            end: src.len(),
-            incompressible: false,
-        }];
-        let parts = if parts.is_empty() { &whole[..] } else { parts };
         let (mut pos, mut start) = (0, 0);
         let mut ended = false;
         for (i, part) in parts.iter().enumerate() {
@@ -238,10 +234,11 @@ mod imp {
         (Some(pos), ended)
     }
 
-    /// A zlib stream of `src` at `level`, from raw-deflate stream `d` (new
-    /// or just reset) and the stretches `parts`, into `dest`: header,
-    /// [`deflate_parts`], Adler-32. Returns its size (0 when it does not
-    /// fit) and whether `d` ended.
+    /// A zlib stream of `src` at `level` into `dest`, from `d` (new or just
+    /// reset; [`new_stream`] makes the kind `parts` needs): without
+    /// stretches, zlib-rs's own zlib stream; with them, header,
+    /// [`deflate_parts`] and Adler-32 written here. Returns its size (0 when
+    /// it does not fit) and whether `d` ended.
     fn run(
         d: &mut Deflate,
         src: &[u8],
