@@ -571,6 +571,41 @@ pub fn decompress(
     if h.nbytes as usize > dest.len() {
         return Err(Error::WriteBuffer);
     }
+    // A stored chunk (the common case for incompressible data) is one copy:
+    // taken before the general path builds its `Parsed`, whose moves cost a
+    // measurable share of a small chunk's copy.  Same checks, same order.
+    if h.memcpyed()
+        && h.special_bits() == 0
+        && !h.lazy()
+        && dparams.postfilter.is_none()
+        && maskout.is_none()
+    {
+        let (nbytes, cbytes, overhead) = (h.nbytes as usize, h.cbytes as usize, h.overhead());
+        if cbytes > src.len() {
+            return Err(Error::InvalidHeader);
+        }
+        if cbytes != nbytes + overhead {
+            return Err(Error::Data);
+        }
+        let nblocks = if h.blocksize > 0 {
+            nbytes.div_ceil(h.blocksize as usize)
+        } else {
+            0
+        };
+        let writers = if nblocks > 1 {
+            dparams.nthreads.max(1) as usize
+        } else {
+            1
+        };
+        let stream_out = nbytes >= super::stream_min_bytes();
+        super::copy_in_parallel(
+            writers,
+            &src[overhead..cbytes],
+            &mut dest[..nbytes],
+            stream_out,
+        );
+        return Ok(nbytes);
+    }
     let mut p = parse_with_header(h, src)?;
     let nbytes = p.h.nbytes as usize;
     let delta = has_delta(&p);

@@ -494,3 +494,55 @@ fn shuffled_blocks_read_raw_streams_in_place() {
         }
     }
 }
+
+/// A stored chunk takes the one-copy path unless a mask or a postfilter
+/// needs the block loop: both give the same bytes, and a header whose sizes
+/// disagree with the bytes is refused the same way on both.
+#[test]
+fn stored_chunks_copy_and_refuse_bad_sizes() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let data: Vec<u8> = (0..8192).map(|_| rng.gen()).collect();
+    let params = CParams {
+        typesize: 8,
+        blocksize: 2048,
+        ..CParams::default()
+    };
+    let c = compress(&params, &data).unwrap();
+    let h = ChunkHeader::parse(&c).unwrap();
+    assert!(h.memcpyed());
+    let dp = DParams::default();
+    let mut out = vec![0u8; data.len()];
+    assert_eq!(
+        decompress_with_mask(&dp, &c, &mut out, None),
+        Ok(data.len())
+    );
+    assert_eq!(out, data);
+    let mut masked = vec![0u8; data.len()];
+    let mask = [false, true, false, false];
+    assert_eq!(
+        decompress_with_mask(&dp, &c, &mut masked, Some(&mask)),
+        Ok(data.len())
+    );
+    assert_eq!(masked[..2048], data[..2048]);
+    assert!(masked[2048..4096].iter().all(|&b| b == 0));
+    assert_eq!(masked[4096..], data[4096..]);
+    // cbytes past the end of the buffer, and cbytes not nbytes + header.
+    let mut long = c.clone();
+    long[12..16].copy_from_slice(&(c.len() as i32 + 1).to_le_bytes());
+    assert_eq!(
+        decompress_with_mask(&dp, &long, &mut out, None),
+        Err(Error::InvalidHeader)
+    );
+    let mut short = c.clone();
+    short[12..16].copy_from_slice(&(c.len() as i32 - 1).to_le_bytes());
+    assert_eq!(
+        decompress_with_mask(&dp, &short, &mut out, None),
+        Err(Error::Data)
+    );
+    // A destination shorter than nbytes.
+    assert_eq!(
+        decompress_with_mask(&dp, &c, &mut out[..100], None),
+        Err(Error::WriteBuffer)
+    );
+}
