@@ -350,19 +350,27 @@ pub struct DecompressDict<'a> {
     pub zstd: Option<::zstd_safe::DDict<'static>>,
 }
 
-/// Whether the codec at this level spends long on bytes it cannot shrink:
-/// LZ4HC from clevel 3 and zstd from clevel 7 (its level 13) compress random
-/// bytes at 0.06-0.22 GB/s on the 2-core Xeon, to give them back unchanged
-/// (the block is then stored). For them, a block that
-/// [`incompressible::all_incompressible`] finds incompressible throughout
-/// is stored at once (the test runs at about 0.9 GB/s on such bytes and
-/// turns most other blocks down after a 64-byte sample).
-/// zlib stores such stretches itself (`zlib::compress`); BloscLZ, LZ4 and
-/// the lower levels give up on them faster than the test.
-fn searches_slowly(compcode: u8, clevel: i32) -> bool {
+/// Whether the codec at this level spends longer on `len` bytes it cannot
+/// shrink (to give them back unchanged, the block then stored) than
+/// [`incompressible::all_incompressible`] takes to find them so. For those,
+/// a stream the test accepts throughout is stored at once; the test runs at
+/// 1.0-1.35 GB/s on random bytes and turns most other streams down after a
+/// 64-byte sample. On random bytes (`cargo bench --bench giveup`, 2-core
+/// Xeon, docs/performance.md): LZ4HC from clevel 3 runs at 0.06-0.3 GB/s;
+/// zstd's speed follows the search its level picks for the input size (its
+/// parameter tables for up to 16 KiB, 128 KiB, 256 KiB and more), 0.03-0.8
+/// GB/s from clevel 3 on streams of up to 16 KiB (a shuffled block split in
+/// streams), from clevel 6 up to 256 KiB and from clevel 7 above, 1.2-11 GB/s
+/// below those. zlib stores such stretches itself (`zlib::compress`);
+/// BloscLZ and LZ4 give up faster than the test.
+fn searches_slowly(compcode: u8, clevel: i32, len: usize) -> bool {
     match compcode {
         LZ4HC => clevel >= 3,
-        ZSTD => clevel >= 7,
+        ZSTD => match len {
+            0..=0x4000 => clevel >= 3,
+            0x4001..=0x40000 => clevel >= 6,
+            _ => clevel >= 7,
+        },
         _ => false,
     }
 }
@@ -378,7 +386,7 @@ pub fn compress_stream(
     info: &CallInfo,
     chunk: &[u8],
 ) -> Result<usize> {
-    if searches_slowly(compcode, clevel)
+    if searches_slowly(compcode, clevel, src.len())
         && dict.is_none()
         && incompressible::all_incompressible(src)
     {
@@ -546,6 +554,47 @@ mod tests {
         c[2] = (c[2] & 0x1f) | (FORMAT_UDCODEC << 5);
         c[22] = id;
         c
+    }
+
+    /// zstd's slow searches depend on the stream's size (its parameter
+    /// tables): a small stream is tested from clevel 3, one up to 256 KiB
+    /// from clevel 6, a larger one from clevel 7; the other codecs as before.
+    #[test]
+    fn slow_searches_follow_the_stream_size() {
+        let cases = [
+            (16 << 10, 2, false),
+            (16 << 10, 3, true),
+            ((16 << 10) + 1, 5, false),
+            ((16 << 10) + 1, 6, true),
+            (256 << 10, 6, true),
+            ((256 << 10) + 1, 6, false),
+            ((256 << 10) + 1, 7, true),
+        ];
+        for (len, clevel, slow) in cases {
+            assert_eq!(searches_slowly(ZSTD, clevel, len), slow, "{len} {clevel}");
+        }
+        assert!(searches_slowly(LZ4HC, 3, 1 << 20) && !searches_slowly(LZ4HC, 2, 100));
+        assert!(!searches_slowly(LZ4, 9, 100) && !searches_slowly(BLOSCLZ, 9, 100));
+        // A random 8 KiB stream at zstd clevel 5 is given back to be stored;
+        // a compressible one of the same size is compressed.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let random: Vec<u8> = (0..8192)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        let mut out = vec![0u8; 9000];
+        let info = CallInfo::default();
+        assert_eq!(
+            compress_stream(ZSTD, 5, &random, &mut out, None, &info, &[]),
+            Ok(0)
+        );
+        let text: Vec<u8> = (0..8192u32).map(|i| (i / 16) as u8).collect();
+        let n = compress_stream(ZSTD, 5, &text, &mut out, None, &info, &[]).unwrap();
+        assert!(n > 0 && n < 1000, "{n}");
     }
 
     #[cfg(feature = "zfp")]
