@@ -19,6 +19,11 @@
 //!   sample), within [`SIGMAS`] standard deviations (0.04 bits at 4 KiB); a
 //!   Huffman code could then save about 1% at most, before the cost of its
 //!   own table;
+//! - for a codec with an entropy coder and strong searches (zstd,
+//!   [`Coder::MatchesAndEntropy`]), the steps between neighbouring bytes
+//!   must pass the same test: bytes with an even histogram whose high bits
+//!   climb by a nearly constant step (the low byte of noisy floats on a
+//!   ramp) are not random, and zstd's strongest levels shrink them by ~2%;
 //! - no 8-byte string at an anchor position (a position whose byte has one
 //!   high nibble in 16, so that a repeated string has the same anchors in
 //!   both copies) may equal the one last seen at its hash within the 32 KiB
@@ -98,16 +103,31 @@ pub fn stretches(src: &[u8], out: &mut Vec<Stretch>) {
     }
 }
 
-/// Whether every segment of `src` looks incompressible (with at least one
+/// What a codec can take out of bytes besides repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coder {
+    /// Repeats only (LZ4HC): the order-0 and repeat tests.
+    Matches,
+    /// Repeats and entropy coding with its strongest searches (zstd): the
+    /// steps between neighbouring bytes must look random too.
+    MatchesAndEntropy,
+}
+
+/// Whether every segment of `src` looks incompressible to `coder` (with at least one
 /// whole segment, and a last one not too short to test): a codec that has
 /// no quick way through such bytes can give up on the block at once. The
 /// cheap sample of every segment comes first, so that compressible blocks
 /// are turned down after a few bytes.
-pub fn all_incompressible(src: &[u8]) -> bool {
+pub fn all_incompressible(src: &[u8], coder: Coder) -> bool {
     let varied = src
         .chunks(SEGMENT)
         .all(|s| s.len() >= MIN_SEGMENT && varied_sample(s));
-    if src.is_empty() || !varied || !src.chunks(SEGMENT).all(near_uniform) {
+    if src.is_empty()
+        || !varied
+        || !src
+            .chunks(SEGMENT)
+            .all(|s| near_uniform(s) && (coder == Coder::Matches || steps_near_uniform(s)))
+    {
         return false;
     }
     let mut flags = vec![true; src.len().div_ceil(SEGMENT)];
@@ -150,11 +170,42 @@ fn near_uniform(s: &[u8]) -> bool {
     for &b in quads.remainder() {
         counts[0][b as usize] += 1;
     }
+    counts_near_uniform(&counts, s.len())
+}
+
+/// [`near_uniform`] for the steps between neighbouring bytes (each byte
+/// minus the one before it, wrapping). Uniform random bytes have uniform
+/// steps; bytes whose histogram is even but whose high bits climb by a
+/// nearly constant step (the low byte of floats with a few bits of noise on
+/// a ramp, after a shuffle) do not, and zstd's strongest levels shrink
+/// those by a few percent.
+fn steps_near_uniform(s: &[u8]) -> bool {
+    let mut counts = [[0u32; 256]; 4];
+    let mut prev = s.first().copied().unwrap_or(0);
+    let mut quads = s.get(1..).unwrap_or(&[]).chunks_exact(4);
+    for q in &mut quads {
+        counts[0][q[0].wrapping_sub(prev) as usize] += 1;
+        counts[1][q[1].wrapping_sub(q[0]) as usize] += 1;
+        counts[2][q[2].wrapping_sub(q[1]) as usize] += 1;
+        counts[3][q[3].wrapping_sub(q[2]) as usize] += 1;
+        prev = q[3];
+    }
+    for &b in quads.remainder() {
+        counts[0][b.wrapping_sub(prev) as usize] += 1;
+        prev = b;
+    }
+    counts_near_uniform(&counts, s.len().saturating_sub(1))
+}
+
+/// Whether `n` values counted in the four tables look like uniform random
+/// bytes: the sum of their squared counts within [`SIGMAS`] standard
+/// deviations of uniform bytes' (see [`near_uniform`]).
+fn counts_near_uniform(counts: &[[u32; 256]; 4], n: usize) -> bool {
     let sum_sq: u64 = (0..256)
         .map(|v| u64::from(counts[0][v] + counts[1][v] + counts[2][v] + counts[3][v]))
         .map(|c| c * c)
         .sum();
-    let n = s.len() as f64;
+    let n = n as f64;
     let expected = n + n * (n - 1.0) / 256.0;
     let deviation = n * 510f64.sqrt() / 256.0;
     // Counts much more even than random bytes' come from counters and
@@ -336,11 +387,11 @@ mod tests {
     fn whole_blocks() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let a = random(&mut rng, 8 * SEGMENT);
-        assert!(all_incompressible(&a));
+        assert!(all_incompressible(&a, Coder::Matches));
         // The tests' rates of turning down random segments add up over a
         // block's segments: a 1 MiB block has 256.
         let passed = (0..20)
-            .filter(|_| all_incompressible(&random(&mut rng, 1 << 20)))
+            .filter(|_| all_incompressible(&random(&mut rng, 1 << 20), Coder::Matches))
             .count();
         assert_eq!(passed, 20);
         let single = (0..2000)
@@ -350,21 +401,56 @@ mod tests {
             })
             .count();
         assert!(single >= 1998, "{single} of 2000 random segments");
-        assert!(all_incompressible(&a[..SEGMENT + MIN_SEGMENT]));
+        assert!(all_incompressible(
+            &a[..SEGMENT + MIN_SEGMENT],
+            Coder::Matches
+        ));
         // A short tail could be anything: not tested, so not skipped.
-        assert!(!all_incompressible(&a[..SEGMENT + MIN_SEGMENT - 1]));
-        assert!(!all_incompressible(&a[..MIN_SEGMENT - 1]));
-        assert!(!all_incompressible(&[]));
+        assert!(!all_incompressible(
+            &a[..SEGMENT + MIN_SEGMENT - 1],
+            Coder::Matches
+        ));
+        assert!(!all_incompressible(&a[..MIN_SEGMENT - 1], Coder::Matches));
+        assert!(!all_incompressible(&[], Coder::Matches));
         // One compressible segment, anywhere, and the block is compressed.
         for at in [0, 3, 7] {
             let mut b = a.clone();
             b[at * SEGMENT..(at + 1) * SEGMENT].fill(9);
-            assert!(!all_incompressible(&b), "zeros at segment {at}");
+            assert!(
+                !all_incompressible(&b, Coder::Matches),
+                "zeros at segment {at}"
+            );
         }
         // A repeat of earlier random bytes.
         let mut c = a[..4 * SEGMENT].to_vec();
         c.extend_from_within(SEGMENT..2 * SEGMENT);
-        assert!(!all_incompressible(&c));
+        assert!(!all_incompressible(&c, Coder::Matches));
+    }
+
+    /// The low byte of float32 values on a ramp with a few bits of noise,
+    /// after a shuffle: an even histogram and no repeats, but a high nibble
+    /// that climbs by a nearly constant step, which zstd's strongest levels
+    /// shrink by about 2%. Random bytes pass the steps test as often as the
+    /// order-0 one.
+    #[test]
+    fn steps_catch_ramped_noise() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let low: Vec<u8> = (0..(64 << 10))
+            .map(|i| {
+                let x = 500.0 + 500.0 * f64::from(i) / 65536.0 + rng.gen::<f64>() * 1e-3;
+                (x as f32).to_le_bytes()[0]
+            })
+            .collect();
+        assert!(all_incompressible(&low, Coder::Matches));
+        assert!(!all_incompressible(&low, Coder::MatchesAndEntropy));
+        let passed = (0..20)
+            .filter(|_| all_incompressible(&random(&mut rng, 1 << 20), Coder::MatchesAndEntropy))
+            .count();
+        assert_eq!(passed, 20);
+        let single = (0..2000)
+            .filter(|_| steps_near_uniform(&random(&mut rng, SEGMENT)))
+            .count();
+        assert!(single >= 1998, "{single} of 2000 random segments");
     }
 
     #[test]
