@@ -113,9 +113,10 @@ pub enum Coder {
     MatchesAndEntropy,
 }
 
-/// Whether every segment of `src` looks incompressible to `coder` (with at least one
-/// whole segment, and a last one not too short to test): a codec that has
-/// no quick way through such bytes can give up on the block at once. The
+/// Whether every segment of `src` looks incompressible to `coder` (every
+/// segment, the last one included, at least [`MIN_SEGMENT`] bytes long): a
+/// codec that has no quick way through such bytes can give up on the block
+/// at once. The
 /// cheap sample of every segment comes first, so that compressible blocks
 /// are turned down after a few bytes.
 pub fn all_incompressible(src: &[u8], coder: Coder) -> bool {
