@@ -116,9 +116,8 @@ pub enum Coder {
 /// Whether every segment of `src` looks incompressible to `coder` (every
 /// segment, the last one included, at least [`MIN_SEGMENT`] bytes long): a
 /// codec that has no quick way through such bytes can give up on the block
-/// at once. The
-/// cheap sample of every segment comes first, so that compressible blocks
-/// are turned down after a few bytes.
+/// at once. The cheap sample of every segment comes first, so that
+/// compressible blocks are turned down after a few bytes.
 pub fn all_incompressible(src: &[u8], coder: Coder) -> bool {
     let varied = src
         .chunks(SEGMENT)
