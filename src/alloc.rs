@@ -32,11 +32,12 @@ pub fn check(n: usize, backed: usize) -> Result<()> {
 /// A zeroed buffer of `n` bytes, or [`Error::MemoryAlloc`] when the system
 /// cannot give it.  Use it where `n` has been checked against what backs it
 /// already (or is not read from input); [`zeroed_within`] otherwise.
+///
+/// The zeros come from the allocator (calloc), not from writing them: a
+/// large buffer's pages stay untouched until used, so a size claimed by
+/// input that the decoder never fills costs address space, not memory.
 pub fn zeroed(n: usize) -> Result<Vec<u8>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| Error::MemoryAlloc)?;
-    v.resize(n, 0);
-    Ok(v)
+    bytemuck::allocation::try_zeroed_vec(n).map_err(|()| Error::MemoryAlloc)
 }
 
 /// A zeroed buffer of `n` bytes read from input, refused when `backed`

@@ -126,9 +126,15 @@ impl<'a> VlChunk<'a> {
             .postfilter
             .as_deref()
             .filter(|_| !self.h.instrumented());
+        let plain =
+            filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && postfilter.is_none();
         let needs_tmp = pipeline::backward_needs_tmp(&filters) || postfilter.is_some();
+        // Scratch room only where the filters run: a plain block decodes
+        // straight into `out`.
         let mut scratch = Scratch::default();
-        scratch.ensure(nbytes);
+        if !plain {
+            scratch.ensure(nbytes);
+        }
         let Scratch { a, b, .. } = &mut scratch;
         let info = CallInfo {
             meta: self.h.compcode_meta,
@@ -161,7 +167,7 @@ impl<'a> VlChunk<'a> {
                 )?;
             }
         }
-        if filters.iter().all(|&f| f == NOFILTER || f == TRUNC_PREC) && postfilter.is_none() {
+        if plain {
             return Ok(());
         }
         let bi = BackwardInfo {
@@ -197,30 +203,53 @@ pub fn decompress_all(dparams: &DParams, src: &[u8], dest: &mut [u8]) -> Result<
 /// Decompress each block into its own vector. A chunk of more than
 /// `max_blocks` blocks is `InvalidParam` (the caller has room for no more).
 pub fn decompress_blocks(dparams: &DParams, src: &[u8], max_blocks: usize) -> Result<Vec<Vec<u8>>> {
+    decompress_blocks_into(dparams, src, max_blocks, crate::alloc::zeroed)
+}
+
+/// [`decompress_blocks`] into buffers that `zeroed(n)` gives: all-zero,
+/// `n` bytes long (the C layer hands malloc'ed ones to its caller). The
+/// buffers are asked for one at a time, each just before its block is
+/// decoded, so a chunk that fails half-way has not claimed the rest.
+pub fn decompress_blocks_into<B: AsMut<[u8]>>(
+    dparams: &DParams,
+    src: &[u8],
+    max_blocks: usize,
+    mut zeroed: impl FnMut(usize) -> Result<B>,
+) -> Result<Vec<B>> {
     if nblocks(src)? > max_blocks {
         return Err(Error::InvalidParam);
     }
     let vl = VlChunk::parse(src)?;
-    (0..vl.nblocks())
-        .map(|j| {
-            // The sizes the chunk claims (they add up to its nbytes).
-            let mut v = crate::alloc::zeroed(vl.blocks[j].1)?;
-            vl.decode_block(dparams, j, &mut v)?;
-            Ok(v)
-        })
-        .collect()
+    let mut out = Vec::with_capacity(vl.nblocks());
+    for j in 0..vl.nblocks() {
+        // The sizes the chunk claims (they add up to its nbytes).
+        let mut buf = zeroed(vl.blocks[j].1)?;
+        vl.decode_block(dparams, j, buf.as_mut())?;
+        out.push(buf);
+    }
+    Ok(out)
 }
 
 /// Decompress block `j` alone into a vector of the size the chunk gives it;
 /// an index past the last block is `InvalidParam`.
 pub fn decompress_block(dparams: &DParams, src: &[u8], j: usize) -> Result<Vec<u8>> {
+    decompress_block_into(dparams, src, j, crate::alloc::zeroed)
+}
+
+/// [`decompress_block`] into the buffer `zeroed(n)` gives (as in
+/// [`decompress_blocks_into`]).
+pub fn decompress_block_into<B: AsMut<[u8]>>(
+    dparams: &DParams,
+    src: &[u8],
+    j: usize,
+    zeroed: impl FnOnce(usize) -> Result<B>,
+) -> Result<B> {
     let vl = VlChunk::parse(src)?;
     if j >= vl.nblocks() {
         return Err(Error::InvalidParam);
     }
-    // The block's size as the chunk claims it, asked for fallibly.
-    let mut block = crate::alloc::zeroed(vl.blocks[j].1)?;
-    vl.decode_block(dparams, j, &mut block)?;
+    let mut block = zeroed(vl.blocks[j].1)?;
+    vl.decode_block(dparams, j, block.as_mut())?;
     Ok(block)
 }
 

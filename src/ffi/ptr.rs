@@ -9,7 +9,7 @@
 use crate::error::{Error, Result};
 use once_cell::sync::Lazy;
 use std::ffi::{CStr, CString};
-use std::os::raw::c_char;
+use std::os::raw::{c_char, c_void};
 use std::sync::Mutex;
 
 /// `len` bytes at `p`, whatever `p` points at (empty for NULL or 0).
@@ -218,19 +218,6 @@ pub(crate) fn malloc_copy(b: &[u8]) -> *mut u8 {
     malloc_bytes(b, false).unwrap_or(std::ptr::null_mut())
 }
 
-/// Hand `b` to C as a malloc'ed copy it frees with `free()`: the copy
-/// (NULL when malloc fails) through `dest`, its length through `len`.
-///
-/// # Safety
-/// `dest` and `len` must be valid for writes of one value each.
-pub(crate) unsafe fn hand_out_copy<T>(dest: *mut *mut T, len: *mut i32, b: &[u8]) {
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        *dest = malloc_copy(b) as *mut T;
-        *len = b.len() as i32;
-    }
-}
-
 /// A malloc'ed copy of the values `v` that the C caller frees with
 /// `free()`, NULL when `v` is empty; `MemoryAlloc` when malloc fails.
 pub(crate) fn malloc_nonempty<T: Copy>(v: &[T]) -> Result<*mut T> {
@@ -246,6 +233,55 @@ pub(crate) fn malloc_nonempty<T: Copy>(v: &[T]) -> Result<*mut T> {
     // type) and does not overlap v.
     unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len()) };
     Ok(p)
+}
+
+/// A calloc'ed byte buffer on its way to a C caller: freed on drop, unless
+/// handed out with [`CBytes::into_raw`] (the caller then frees it with
+/// `free()`).  The engine decodes straight into it, so nothing is copied,
+/// and its pages stay untouched until written.
+pub(crate) struct CBytes {
+    p: *mut u8,
+    len: usize,
+}
+
+impl CBytes {
+    /// `len` zero bytes (at least one byte is asked for, so that the
+    /// caller gets a pointer it can free), or `MemoryAlloc`.
+    pub(crate) fn zeroed(len: usize) -> Result<CBytes> {
+        // SAFETY: calloc of at least one byte; the result is checked.
+        let p = unsafe { libc::calloc(len.max(1), 1) } as *mut u8;
+        if p.is_null() {
+            return Err(Error::MemoryAlloc);
+        }
+        Ok(CBytes { p, len })
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The buffer, for C to free with `free()`.
+    pub(crate) fn into_raw(self) -> *mut u8 {
+        let p = self.p;
+        std::mem::forget(self);
+        p
+    }
+}
+
+impl AsMut<[u8]> for CBytes {
+    fn as_mut(&mut self) -> &mut [u8] {
+        // SAFETY: p holds len initialized (calloc'ed) bytes that only self
+        // owns; the borrow of self keeps them from being freed or aliased.
+        unsafe { std::slice::from_raw_parts_mut(self.p, self.len) }
+    }
+}
+
+impl Drop for CBytes {
+    fn drop(&mut self) {
+        // SAFETY: p came from calloc and was not handed out (into_raw
+        // forgets self).
+        unsafe { libc::free(self.p as *mut c_void) };
+    }
 }
 
 /// A calloc'ed `T` (freed by C with `free()`, like the reference's) made
@@ -364,13 +400,19 @@ mod tests {
             assert_eq!(std::slice::from_raw_parts(p, 4), b"xyz\0");
             libc::free(p as *mut libc::c_void);
         }
-        let (mut out, mut len) = (std::ptr::null_mut::<u8>(), 0);
-        // SAFETY: out and len are locals; the copy is freed once.
+        let mut c = CBytes::zeroed(3).unwrap();
+        assert_eq!(c.as_mut(), [0, 0, 0]);
+        c.as_mut()[1] = 9;
+        assert_eq!(c.len(), 3);
+        let out = c.into_raw();
+        // SAFETY: out holds the 3 calloc'ed bytes handed out, freed once.
         unsafe {
-            hand_out_copy(&mut out, &mut len, b"ab");
-            assert_eq!((std::slice::from_raw_parts(out, 2), len), (&b"ab"[..], 2));
+            assert_eq!(std::slice::from_raw_parts(out, 3), [0, 9, 0]);
             libc::free(out as *mut libc::c_void);
         }
+        // Dropped without being handed out: freed by Drop (valgrind and the
+        // ASan build would report a leak or a double free).
+        drop(CBytes::zeroed(0).unwrap());
         let q = malloc_i64s(&[7, -1]);
         // SAFETY: q holds two i64 from malloc and is freed once.
         unsafe {

@@ -114,20 +114,27 @@ impl SuperChunk {
         nblock: i32,
         dparams: impl FnOnce() -> Result<&'d chunk::DParams>,
     ) -> Result<Vec<u8>> {
+        self.vl_block_into(n, nblock, dparams, crate::alloc::zeroed)
+    }
+
+    /// [`SuperChunk::vl_block`] into the buffer `zeroed(n)` gives: `n` zero
+    /// bytes, asked for once the block's size is known (the C layer hands a
+    /// malloc'ed one to its caller).
+    pub fn vl_block_into<'d, B: AsMut<[u8]>>(
+        &self,
+        n: i64,
+        nblock: i32,
+        dparams: impl FnOnce() -> Result<&'d chunk::DParams>,
+        zeroed: impl FnOnce(usize) -> Result<B>,
+    ) -> Result<B> {
         let c = self.chunk(n)?;
         if c.is_empty() {
             return Err(Error::InvalidParam);
         }
         let dparams = dparams()?;
-        let vl = chunk::vlblocks::VlChunk::parse(&c)?;
-        let j = usize::try_from(nblock)
-            .ok()
-            .filter(|&j| j < vl.nblocks())
-            .ok_or(Error::InvalidParam)?;
-        // The block's size as the chunk claims it, asked for fallibly.
-        let mut block = crate::alloc::zeroed(vl.block_sizes()[j])?;
-        vl.decode_block(dparams, j, &mut block)?;
-        Ok(block)
+        // A negative block number is past the last block too.
+        let j = usize::try_from(nblock).unwrap_or(usize::MAX);
+        chunk::vlblocks::decompress_block_into(dparams, &c, j, zeroed)
     }
 
     /// Indexes of the chunks holding items `[start, stop)` (1-D view).

@@ -2,8 +2,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 use super::ptr::{
-    buffer_list, bytes, bytes_mut, hand_out_copy, items, items_mut, static_cstr, store, store_opt,
-    store_opt_cstring, string,
+    buffer_list, bytes, bytes_mut, items, items_mut, static_cstr, store, store_opt,
+    store_opt_cstring, string, CBytes,
 };
 use super::types::*;
 use super::{code, guard, guarded};

@@ -61,12 +61,21 @@ pub unsafe extern "C" fn blosc2_vldecompress_ctx(
         }
         // SAFETY: the caller guarantees the chunk at src (see context_chunk).
         let s = unsafe { context_chunk(ctx, src, srcsize) }?;
-        let blocks = chunk::vlblocks::decompress_blocks(&ctx.dparams, &s, maxblocks as usize)?;
-        for (i, b) in blocks.iter().enumerate() {
+        let blocks = chunk::vlblocks::decompress_blocks_into(
+            &ctx.dparams,
+            &s,
+            maxblocks as usize,
+            CBytes::zeroed,
+        )?;
+        let n = blocks.len();
+        for (i, b) in blocks.into_iter().enumerate() {
             // SAFETY: dests and destsizes hold maxblocks >= nblocks entries.
-            unsafe { hand_out_copy(dests.add(i), destsizes.add(i), b) };
+            unsafe {
+                *destsizes.add(i) = b.len() as i32;
+                *dests.add(i) = b.into_raw() as *mut c_void;
+            }
         }
-        Ok(blocks.len())
+        Ok(n)
     };
     // SAFETY: context is NULL or live (caller's contract).
     unsafe { with_context(context, Direction::Decompress, call) }
@@ -89,10 +98,14 @@ pub unsafe extern "C" fn blosc2_vldecompress_block_ctx(
         let s = unsafe { context_chunk(ctx, src, srcsize) }?;
         // A negative index is past the last block too.
         let j = usize::try_from(nblock).unwrap_or(usize::MAX);
-        let buf = chunk::vlblocks::decompress_block(&ctx.dparams, &s, j)?;
+        let buf = chunk::vlblocks::decompress_block_into(&ctx.dparams, &s, j, CBytes::zeroed)?;
+        let n = buf.len();
         // SAFETY: dest and destsize are valid for one value each.
-        unsafe { hand_out_copy(dest, destsize, &buf) };
-        Ok(buf.len())
+        unsafe {
+            *destsize = n as i32;
+            *dest = buf.into_raw();
+        }
+        Ok(n)
     };
     // SAFETY: context is NULL or live (caller's contract).
     unsafe { with_context(context, Direction::Decompress, call) }

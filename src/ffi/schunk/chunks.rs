@@ -278,10 +278,15 @@ pub unsafe extern "C" fn blosc2_schunk_get_vlblock(
     }
     let call = |h: &mut Access<'_>| {
         h.c.current_nchunk = nchunk;
-        let block = h.sc.vl_block(nchunk, nblock, || h.dctx_params())?;
+        let block =
+            h.sc.vl_block_into(nchunk, nblock, || h.dctx_params(), CBytes::zeroed)?;
+        let n = block.len();
         // SAFETY: out-pointers checked above.
-        unsafe { hand_out_copy(dest, destsize, &block) };
-        Ok(block.len() as c_int)
+        unsafe {
+            *destsize = n as i32;
+            *dest = block.into_raw();
+        }
+        Ok(n as c_int)
     };
     // SAFETY: a super-chunk pointer from this library.
     unsafe { reading(schunk, call) }

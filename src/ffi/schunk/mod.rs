@@ -18,8 +18,8 @@
 use super::ctx::{cparams_defaults, cparams_from_c, dparams_defaults, with_call_fields, Context};
 use super::guard;
 use super::ptr::{
-    bytes, calloc_out, hand_out_copy, items, items_mut, malloc_copy, malloc_i64s, malloc_nonempty,
-    required_items, sized_buffer, sized_buffer_mut, string_arg,
+    bytes, calloc_out, items, items_mut, malloc_copy, malloc_i64s, malloc_nonempty, required_items,
+    sized_buffer, sized_buffer_mut, string_arg, CBytes,
 };
 use super::types::*;
 use crate::chunk::{CParams, DParams};
