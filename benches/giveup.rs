@@ -1,7 +1,7 @@
 //! How fast the codecs give up on bytes they cannot shrink, against the
 //! incompressible-stream test that spares them the search
 //! (`codec::compress_stream` stores a stream the test accepts, for the
-//! levels `searches_slowly` names): zstd and LZ4HC on random bytes at each
+//! levels `incompressible_test` names): zstd and LZ4HC on random bytes at each
 //! Blosc clevel, per stream size, and the test itself (a call at a level
 //! that runs it, returning 0 without running the codec; zstd's version adds
 //! a test of the steps between bytes).

@@ -353,43 +353,44 @@ pub struct DecompressDict<'a> {
 /// The shortest stream zstd leaves to the incompressible-stream test.
 const INCOMPRESSIBLE_MIN_ZSTD: usize = incompressible::SEGMENT;
 
-/// Whether the codec at this level spends longer on `len` bytes it cannot
-/// shrink (to give them back unchanged, the block then stored) than
-/// [`incompressible::all_incompressible`] takes to find them so. For those,
-/// a stream the test accepts throughout is stored at once; the test runs at
-/// 0.75-1.3 GB/s on random bytes (the slower figure with zstd's steps test)
-/// and turns most other streams down after a 64-byte sample. On random bytes
-/// (`cargo bench --bench giveup`, 2-core Xeon, docs/performance.md): LZ4HC
-/// from clevel 3 runs at 0.06-0.3 GB/s; zstd's speed follows the search its
-/// level picks for the input size (its parameter tables for up to 16 KiB,
-/// 128 KiB, 256 KiB and more), 0.03-0.5 GB/s from clevel 5 on streams of
-/// 4-16 KiB (a shuffled block split in streams), from clevel 6 up to 256 KiB
-/// and from clevel 7 above, 1.1-11 GB/s below those. zlib stores such
-/// stretches itself (`zlib::compress`); BloscLZ and LZ4 give up faster than
-/// the test.
-fn searches_slowly(compcode: u8, clevel: i32, len: usize) -> bool {
+/// Whether the incompressible-stream test runs before the codec, and what
+/// it must assume the codec can take out of bytes (None: the codec runs
+/// at once).
+///
+/// The test runs where the codec at this level spends longer on `len`
+/// bytes it cannot shrink (to give them back unchanged, the block then
+/// stored) than [`incompressible::all_incompressible`] takes to find them
+/// so; a stream the test accepts throughout is then stored at once. The
+/// test runs at 0.75-1.3 GB/s on random bytes (the slower figure with
+/// zstd's steps test) and turns most other streams down after a 64-byte
+/// sample. On random bytes (`cargo bench --bench giveup`, 2-core Xeon,
+/// docs/performance.md): LZ4HC from clevel 3 runs at 0.06-0.3 GB/s; zstd's
+/// speed follows the search its level picks for the input size (its
+/// parameter tables for up to 16 KiB, 128 KiB, 256 KiB and more), 0.03-0.5
+/// GB/s from clevel 5 on streams of 4-16 KiB (a shuffled block split in
+/// streams), from clevel 6 up to 256 KiB and from clevel 7 above, 1.1-11
+/// GB/s below those. zlib stores such stretches itself (`zlib::compress`);
+/// BloscLZ and LZ4 give up faster than the test.
+///
+/// LZ4HC only finds repeats; zstd's entropy coder finds more than the
+/// order-0 test sees, so its streams pass the steps test too.
+fn incompressible_test(compcode: u8, clevel: i32, len: usize) -> Option<incompressible::Coder> {
+    use incompressible::Coder::{Matches, MatchesAndEntropy};
     match compcode {
-        LZ4HC => clevel >= 3,
+        LZ4HC if clevel >= 3 => Some(Matches),
         // Not below one whole segment: the test's entropy bound widens as
         // the bytes get fewer, and zstd's Huffman-coded literals shrink a
         // short stream just inside it by a few percent.
-        ZSTD => match len {
-            0..INCOMPRESSIBLE_MIN_ZSTD => false,
-            INCOMPRESSIBLE_MIN_ZSTD..=0x4000 => clevel >= 5,
-            0x4001..=0x40000 => clevel >= 6,
-            _ => clevel >= 7,
-        },
-        _ => false,
-    }
-}
-
-/// What the codecs of [`searches_slowly`] can take out of bytes besides
-/// repeats (zstd's entropy coder finds more than the order-0 test sees).
-fn incompressible_coder(compcode: u8) -> incompressible::Coder {
-    if compcode == ZSTD {
-        incompressible::Coder::MatchesAndEntropy
-    } else {
-        incompressible::Coder::Matches
+        ZSTD => {
+            let from = match len {
+                0..INCOMPRESSIBLE_MIN_ZSTD => return None,
+                INCOMPRESSIBLE_MIN_ZSTD..=0x4000 => 5,
+                0x4001..=0x40000 => 6,
+                _ => 7,
+            };
+            (clevel >= from).then_some(MatchesAndEntropy)
+        }
+        _ => None,
     }
 }
 
@@ -404,11 +405,11 @@ pub fn compress_stream(
     info: &CallInfo,
     chunk: &[u8],
 ) -> Result<usize> {
-    if searches_slowly(compcode, clevel, src.len())
-        && dict.is_none()
-        && incompressible::all_incompressible(src, incompressible_coder(compcode))
+    if let Some(coder) = incompressible_test(compcode, clevel, src.len()).filter(|_| dict.is_none())
     {
-        return Ok(0);
+        if incompressible::all_incompressible(src, coder) {
+            return Ok(0);
+        }
     }
     let n = match compcode {
         BLOSCLZ => blosclz::compress(clevel, src, dest),
@@ -591,11 +592,20 @@ mod tests {
             ((256 << 10) + 1, 6, false),
             ((256 << 10) + 1, 7, true),
         ];
+        use incompressible::Coder::{Matches, MatchesAndEntropy};
         for (len, clevel, slow) in cases {
-            assert_eq!(searches_slowly(ZSTD, clevel, len), slow, "{len} {clevel}");
+            let want = slow.then_some(MatchesAndEntropy);
+            assert_eq!(
+                incompressible_test(ZSTD, clevel, len),
+                want,
+                "{len} {clevel}"
+            );
         }
-        assert!(searches_slowly(LZ4HC, 3, 1 << 20) && !searches_slowly(LZ4HC, 2, 100));
-        assert!(!searches_slowly(LZ4, 9, 100) && !searches_slowly(BLOSCLZ, 9, 100));
+        assert_eq!(incompressible_test(LZ4HC, 3, 1 << 20), Some(Matches));
+        assert_eq!(incompressible_test(LZ4HC, 2, 100), None);
+        assert_eq!(incompressible_test(LZ4, 9, 100), None);
+        assert_eq!(incompressible_test(BLOSCLZ, 9, 100), None);
+        assert_eq!(incompressible_test(ZLIB, 9, 1 << 20), None);
         // A random 8 KiB stream at zstd clevel 5 is given back to be stored;
         // a compressible one of the same size is compressed.
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
