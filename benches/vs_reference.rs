@@ -779,7 +779,13 @@ fn memcpy_gbs(src: &[u8], chunk: usize, reps: usize) -> f64 {
 /// libraries, runs below half the memcpy ceiling of their buffers: a row
 /// already near the ceiling with one thread has nowhere to scale to, and
 /// the faster one library's single thread gets there, the lower its
-/// all-rows figure drops.
+/// all-rows figure drops.  Then the compression of issue 21's compute-bound
+/// rows (zstd, zlib and lz4hc at clevel 5 or more), with this count's
+/// speed against the reference's, and split by how the two one-thread
+/// compressions compare: within 10% of each other (both do about the same
+/// work per block, so the scaling compares the threading), or ours faster
+/// (it skips work: stored stretches, another deflate; its blocks then take
+/// too little time for the threads to pay as much, whatever the threading).
 fn print_thread_scaling(rows: &[Row], memcpys: &[(&str, usize, f64)]) {
     let mut counts: Vec<i16> = rows.iter().map(|r| r.nthreads).filter(|&t| t > 1).collect();
     counts.sort_unstable();
@@ -835,7 +841,40 @@ fn print_thread_scaling(rows: &[Row], memcpys: &[(&str, usize, f64)]) {
                     g(|r| r.d_ref),
                 );
             }
+            print_heavy_scaling(&pairs, &chunk_label(c), t);
         }
+    }
+}
+
+/// The compression part of [`print_thread_scaling`] for issue 21's
+/// compute-bound rows (`pairs`: one-thread row, `t`-thread row).
+fn print_heavy_scaling(pairs: &[(&Row, &Row)], chunk: &str, t: i16) {
+    let heavy = |r: &Row| matches!(r.codec, "zstd" | "zlib" | "lz4hc") && r.clevel >= 5;
+    type Pairs<'a> = Vec<(&'a Row, &'a Row)>;
+    let all: Pairs = pairs
+        .iter()
+        .copied()
+        .filter(|(one, _)| heavy(one))
+        .collect();
+    let (alike, faster): (Pairs, Pairs) = all.iter().partition(|(one, _)| one.c_rel() <= 1.1);
+    for (what, set) in [
+        ("", &all),
+        (", one-thread ours/ref <= 1.10", &alike),
+        (", one-thread ours/ref > 1.10", &faster),
+    ] {
+        if set.is_empty() {
+            continue;
+        }
+        let g = |f: &dyn Fn(&Row, &Row) -> f64| geomean(set.iter().map(|(one, n)| f(one, n)));
+        println!(
+            "Compression scaling {chunk}/t{t} over t1, zstd/zlib/lz4hc at clevel >= 5 ({} rows{what}, geomean): \
+             ours {:.2}x, reference {:.2}x; ours/ref at t1 {:.3}, at t{t} {:.3}",
+            set.len(),
+            g(&|one, n| n.c_ours / one.c_ours),
+            g(&|one, n| n.c_ref / one.c_ref),
+            g(&|one, _| one.c_rel()),
+            g(&|_, n| n.c_rel()),
+        );
     }
 }
 
