@@ -148,7 +148,7 @@ struct Opts {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: cargo bench --bench vs_reference -- [--quick] [--filter SUBSTRING]... [--json]\n\
+        "usage: cargo bench --bench vs_reference -- [--quick] [--filter SUB[|SUB]...]... [--json]\n\
          \x20      [--reps N] [--min-ms MS] [--clevels 1,5,9] [--threads 1,2|all] [--chunks 4096,64] (KiB)\n\
          \x20      [--once-ms MS] [--budget SECS] [--ref PATH] [--ours PATH]\n\
          env: VS_REF_QUICK=1, VS_REF_FILTER=SUB, VS_REF_JSON=1, VS_REF_REPS=N,\n\
@@ -1199,7 +1199,9 @@ fn main() {
                                 nthreads,
                                 chunk_label(chunk)
                             );
-                            if !o.filters.iter().all(|f| label.contains(f.as_str())) {
+                            // Every --filter must match; `a|b` matches either.
+                            let matches = |f: &String| f.split('|').any(|alt| label.contains(alt));
+                            if !o.filters.iter().all(matches) {
                                 continue;
                             }
                             if t0.elapsed().as_secs_f64() > o.budget_secs {
