@@ -17,6 +17,12 @@
 # configuration starts: 170; BUDGET_4096, 330, and BUDGET_64 for one chunk size),
 # OURS (library files to compare, in this folder: "libblosc2.so"),
 # EXTRA (more bench arguments, e.g. "--filter lz4/").
+#
+# Issue 21 item 3 (compute-bound compression scaling) alone, timed more
+# closely (every compression rep timed, each over >= 20 ms; about 4 minutes):
+#
+#   CHUNKS=4096 THREADS=1,16 CLEVELS_4096=5,9 BUDGET_4096=300 \
+#     EXTRA='--filter /zstd/|/zlib/|/lz4hc/ --once-ms 100000 --min-ms 20' bash .devrun/bench-16c.sh
 set -u
 D=$(cd "$(dirname "$0")" && pwd)
 O=${OUT:-$D/out}
@@ -53,7 +59,7 @@ for ours in $OURS; do
             --reps 3 --min-ms 2 --once-ms 50 --budget "$budget" $EXTRA \
             >"$O/$name.txt" 2>>"$O/log.txt"
         echo "rc $?, $(grep -c . "$O/$name.txt") lines" | tee -a "$O/log.txt"
-        grep -E "^Overall|^  [0-9]+[MK]/t[0-9]+:|^Thread scaling|^BUDGET" "$O/$name.txt"
+        grep -E "^Overall|^  [0-9]+[MK]/t[0-9]+:|^Thread scaling|^Compression scaling|^BUDGET" "$O/$name.txt"
     done
 done
 echo "done in $(($(date +%s) - start)) s" | tee -a "$O/log.txt"
