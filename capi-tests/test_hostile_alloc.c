@@ -10,7 +10,10 @@
  *  - a frame whose offsets index claims 2^28 chunks in 32 bytes;
  *  - a frame whose header claims 2^40 bytes in 2^31 fixed-size chunks;
  *  - a frame whose metalayer claims 2 GB of content;
- *  - a chunk claiming 500 MiB in one block, read into small buffers.
+ *  - a chunk claiming 500 MiB in one block, read into small buffers;
+ *  - a shuffled VL-block chunk whose first block claims 300 MiB: its output
+ *    buffer fits under the limit, the filter's scratch buffers do not (the
+ *    call must fail cleanly instead of aborting on the scratch).
  * And one honest array that must be readable within the limit: 1000 items
  * of 8964 bytes in one repeated-value chunk of 1.76 GB, which b2nd_to_cbuffer
  * reads block by block instead of through a chunk-sized buffer.
@@ -263,6 +266,37 @@ static void test_huge_chunk_claims(void) {
   CHECK_NEG(blosc2_getitem(chunk, cb, 0, 16, small, sizeof small));
 }
 
+static void test_vl_block_claim(void) {
+  uint8_t a[1000], b[500];
+  tc_fill(a, sizeof a, TC_FILL_RAMP32, 1);
+  tc_fill(b, sizeof b, TC_FILL_RAMP32, 2);
+  const void *srcs[2] = {a, b};
+  int32_t sizes[2] = {1000, 500};
+  blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
+  cp.compcode = BLOSC_ZSTD;
+  cp.typesize = 4;
+  cp.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_SHUFFLE;
+  blosc2_context *cctx = blosc2_create_cctx(cp);
+  blosc2_context *dctx = blosc2_create_dctx(BLOSC2_DPARAMS_DEFAULTS);
+  REQUIRE(cctx && dctx);
+  uint8_t chunk[4096];
+  int csize = blosc2_vlcompress_ctx(cctx, srcs, sizes, 2, chunk, sizeof chunk);
+  REQUIRE(csize > BLOSC_EXTENDED_HEADER_LENGTH + 8);
+  int32_t claim = 300 << 20, bstart;
+  put_le32(chunk + BLOSC2_CHUNK_NBYTES, claim + 500);
+  memcpy(&bstart, chunk + BLOSC_EXTENDED_HEADER_LENGTH, 4);
+  REQUIRE(bstart > 0 && bstart + 4 <= csize);
+  put_le32(chunk + bstart, claim);
+  uint8_t *blk = NULL;
+  int32_t bsz = 0;
+  CHECK_NEG(blosc2_vldecompress_block_ctx(dctx, chunk, csize, 0, &blk, &bsz));
+  void *dests[2] = {0};
+  int32_t dsizes[2] = {0};
+  CHECK_NEG(blosc2_vldecompress_ctx(dctx, chunk, csize, dests, dsizes, 2));
+  blosc2_free_ctx(cctx);
+  blosc2_free_ctx(dctx);
+}
+
 int main(void) {
   /* Valgrind needs more address space than the limit leaves. */
   if (getenv("BLOSC2_UNDER_VALGRIND") == NULL) {
@@ -275,6 +309,7 @@ int main(void) {
   test_lying_b2nd(path);
   test_hostile_frames(path);
   test_huge_chunk_claims();
+  test_vl_block_claim();
   test_huge_repeated_value_chunk();
   blosc2_destroy();
   printf("test_hostile_alloc: %d checks, %d failures\n", tc_checks, tc_failures);

@@ -246,7 +246,7 @@ pub(super) fn decode_block(
     let offset = j * p.blocksize;
     if p.special != Special::None || p.memcpyed {
         let data: &[u8] = if p.special != Special::None {
-            scratch.ensure(bsize);
+            scratch.ensure(bsize)?;
             fill_special(p, &mut scratch.a[..bsize])?;
             &scratch.a[..bsize]
         } else {
@@ -279,7 +279,7 @@ pub(super) fn decode_block(
         return Ok(());
     }
     let lay = Layout::new(p, dparams, bsize, leftover_block)?;
-    scratch.ensure(bsize);
+    scratch.ensure(bsize)?;
     let Scratch { a, b, .. } = scratch;
     if lay.shuffle_rows {
         return decode_shuffled_rows(p, &lay, j, out, &mut a[..bsize]);

@@ -32,11 +32,13 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// Make every buffer at least `n` bytes.
-    pub fn ensure(&mut self, n: usize) {
+    /// Make every buffer at least `n` bytes; `MemoryAlloc` when the system
+    /// cannot give them (`n` often comes from a chunk header).
+    pub fn ensure(&mut self, n: usize) -> Result<()> {
         for v in [&mut self.a, &mut self.b, &mut self.c] {
-            v.grow_to(n);
+            v.try_grow_to(n)?;
         }
+        Ok(())
     }
 }
 
@@ -59,7 +61,7 @@ pub fn forward<'s>(
     scratch: &'s mut Scratch,
     tid: i32,
 ) -> Result<&'s [u8]> {
-    scratch.ensure(bsize.max(1));
+    scratch.ensure(bsize.max(1))?;
     let Scratch { a, b, c, out_in_b } = scratch;
     let mut stage = Stage::Src;
     let block_src = &chunk_src[offset..offset + bsize];

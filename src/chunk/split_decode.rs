@@ -86,7 +86,7 @@ fn shared(
         Stream::Raw(_) => usize::MAX - 1,
         Stream::Fill(_) => usize::MAX,
     });
-    scratch.ensure(bsize);
+    scratch.ensure(bsize)?;
     let Scratch { a, b, .. } = scratch;
     {
         let target: &mut [u8] = if lay.in_tmp {

@@ -133,7 +133,7 @@ impl<'a> VlChunk<'a> {
         // straight into `out`.
         let mut scratch = Scratch::default();
         if !plain {
-            scratch.ensure(nbytes);
+            scratch.ensure(nbytes)?;
         }
         let Scratch { a, b, .. } = &mut scratch;
         let info = CallInfo {
