@@ -171,6 +171,30 @@ static inline int32_t tc_le32(const uint8_t *p) {
                    ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24));
 }
 
+/* A VL-block chunk of two blocks (1000 and 500 bytes of a ramp) written
+ * with `cp` into `chunk` (`size` bytes), whose header nbytes and first
+ * block size are then raised so that the first block claims `claim` bytes:
+ * the chunk's length (the run stops when writing it fails). */
+static inline int tc_vl_chunk_claiming(blosc2_cparams cp, int32_t claim, uint8_t *chunk,
+                                       int32_t size) {
+  uint8_t a[1000], b[500];
+  tc_fill(a, sizeof a, TC_FILL_RAMP32, 1);
+  tc_fill(b, sizeof b, TC_FILL_RAMP32, 2);
+  const void *srcs[2] = {a, b};
+  int32_t sizes[2] = {1000, 500};
+  blosc2_context *cctx = blosc2_create_cctx(cp);
+  REQUIRE(cctx != NULL);
+  int csize = blosc2_vlcompress_ctx(cctx, srcs, sizes, 2, chunk, size);
+  blosc2_free_ctx(cctx);
+  REQUIRE(csize > BLOSC_EXTENDED_HEADER_LENGTH + 8);
+  int32_t nbytes = claim + 500;
+  int32_t bstart = tc_le32(chunk + BLOSC_EXTENDED_HEADER_LENGTH);
+  REQUIRE(bstart > 0 && bstart + 4 <= csize);
+  memcpy(chunk + BLOSC2_CHUNK_NBYTES, &nbytes, 4);
+  memcpy(chunk + bstart, &claim, 4);
+  return csize;
+}
+
 #define TEST_MAIN_END(name)                                                   \
   do {                                                                        \
     if (tc_failures) {                                                        \

@@ -267,33 +267,20 @@ static void test_huge_chunk_claims(void) {
 }
 
 static void test_vl_block_claim(void) {
-  uint8_t a[1000], b[500];
-  tc_fill(a, sizeof a, TC_FILL_RAMP32, 1);
-  tc_fill(b, sizeof b, TC_FILL_RAMP32, 2);
-  const void *srcs[2] = {a, b};
-  int32_t sizes[2] = {1000, 500};
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
   cp.compcode = BLOSC_ZSTD;
   cp.typesize = 4;
   cp.filters[BLOSC2_MAX_FILTERS - 1] = BLOSC_SHUFFLE;
-  blosc2_context *cctx = blosc2_create_cctx(cp);
   blosc2_context *dctx = blosc2_create_dctx(BLOSC2_DPARAMS_DEFAULTS);
-  REQUIRE(cctx && dctx);
+  REQUIRE(dctx != NULL);
   uint8_t chunk[4096];
-  int csize = blosc2_vlcompress_ctx(cctx, srcs, sizes, 2, chunk, sizeof chunk);
-  REQUIRE(csize > BLOSC_EXTENDED_HEADER_LENGTH + 8);
-  int32_t claim = 300 << 20, bstart;
-  put_le32(chunk + BLOSC2_CHUNK_NBYTES, claim + 500);
-  memcpy(&bstart, chunk + BLOSC_EXTENDED_HEADER_LENGTH, 4);
-  REQUIRE(bstart > 0 && bstart + 4 <= csize);
-  put_le32(chunk + bstart, claim);
+  int csize = tc_vl_chunk_claiming(cp, 300 << 20, chunk, sizeof chunk);
   uint8_t *blk = NULL;
   int32_t bsz = 0;
   CHECK_NEG(blosc2_vldecompress_block_ctx(dctx, chunk, csize, 0, &blk, &bsz));
   void *dests[2] = {0};
   int32_t dsizes[2] = {0};
   CHECK_NEG(blosc2_vldecompress_ctx(dctx, chunk, csize, dests, dsizes, 2));
-  blosc2_free_ctx(cctx);
   blosc2_free_ctx(dctx);
 }
 
