@@ -209,7 +209,7 @@ fn is_plain(p: &Parsed, dparams: &DParams) -> bool {
 /// straight into `dest` (its `nbytes`): what [`decode_block`] does for such
 /// chunks, in the same order and with the same checks, without its scratch
 /// buffers and per-block set-up, which cost as much as copying a few KiB
-/// (a stored 4 KiB chunk decoded in 86 ns against the reference's 55).
+/// (docs/performance.md, session 21, "Plain chunks").
 fn decode_plain(p: &Parsed, dparams: &DParams, dest: &mut [u8]) -> Result<()> {
     let info = call_info(p, dparams, p.h.decode_pipeline().0);
     for (j, out) in dest.chunks_mut(p.blocksize).enumerate() {
