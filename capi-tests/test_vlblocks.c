@@ -153,7 +153,10 @@ int main(void) {
     free(src); free(chunk);
   }
   for (int i = 0; i < NB; i++) free(blocks[i]);
-  check_huge_claim();
+  /* Valgrind's calloc writes its zeros, so the claim is filled there (8 GB
+     of memory and half a minute): the check is about the library's
+     allocations, and runs without it. */
+  if (getenv("BLOSC2_UNDER_VALGRIND") == NULL) check_huge_claim();
   blosc2_destroy();
   TEST_MAIN_END("test_vlblocks");
 }
