@@ -214,19 +214,8 @@ fn decode_plain(p: &Parsed, dparams: &DParams, dest: &mut [u8]) -> Result<()> {
     let info = call_info(p, dparams, p.h.decode_pipeline().0);
     for (j, out) in dest.chunks_mut(p.blocksize).enumerate() {
         let (stream, _) = next_stream(&p.src[p.bstart(j)..], out.len())?;
-        match stream {
-            Stream::Fill(v) => out.fill(v),
-            Stream::Raw(data) => out.copy_from_slice(data),
-            Stream::Coded(data) => codec::decompress_stream(
-                p.h.compformat(),
-                p.h.udcompcode,
-                data,
-                out,
-                p.dict.as_ref(),
-                &info,
-                p.src,
-            )?,
-        }
+        // Plain stores: `is_plain` leaves streamed chunks to `decode_block`.
+        put_stream(p, &info, false, stream, out)?;
     }
     Ok(())
 }
@@ -393,7 +382,6 @@ pub(super) struct Layout {
     /// byte of the type), which [`unshuffle_stream_rows`] undoes reading
     /// each stream stored raw where it lies in the chunk.
     pub shuffle_rows: bool,
-    compformat: u8,
     info: CallInfo,
 }
 
@@ -447,7 +435,6 @@ impl Layout {
             // in place.)
             stream_raw: p.stream_out && !in_tmp,
             shuffle_rows,
-            compformat: p.h.compformat(),
             info: call_info(p, dparams, filters),
         })
     }
@@ -499,17 +486,30 @@ pub(super) fn next_stream(src: &[u8], neblock: usize) -> Result<(Stream<'_>, &[u
 /// Write one stream's bytes to `dst` (exactly the stream's size).
 #[inline(always)]
 pub(super) fn write_stream(p: &Parsed, lay: &Layout, stream: Stream, dst: &mut [u8]) -> Result<()> {
+    put_stream(p, &lay.info, lay.stream_raw, stream, dst)
+}
+
+/// [`write_stream`] with its layout's pieces: the codec call's `info`, and
+/// whether a raw stream is written with streaming stores.
+#[inline(always)]
+fn put_stream(
+    p: &Parsed,
+    info: &CallInfo,
+    stream_raw: bool,
+    stream: Stream,
+    dst: &mut [u8],
+) -> Result<()> {
     match stream {
         Stream::Fill(v) => dst.fill(v),
-        Stream::Raw(data) if lay.stream_raw => crate::filter::copy_streaming(data, dst),
+        Stream::Raw(data) if stream_raw => crate::filter::copy_streaming(data, dst),
         Stream::Raw(data) => dst.copy_from_slice(data),
         Stream::Coded(data) => codec::decompress_stream(
-            lay.compformat,
+            p.h.compformat(),
             p.h.udcompcode,
             data,
             dst,
             p.dict.as_ref(),
-            &lay.info,
+            info,
             p.src,
         )?,
     }
