@@ -1,6 +1,6 @@
 //! Finding the stretches of a block that an LZ codec cannot shrink: bytes
 //! whose order-0 entropy is within a few hundredths of 8 bits and that
-//! repeat nothing of 8 or more bytes seen in the 32 KiB before them. zlib,
+//! repeat next to nothing seen in the 32 KiB before them. zlib,
 //! LZ4HC and zstd's higher levels spend most of their time on such bytes
 //! looking for matches that are not there, and then store them; random
 //! bytes, and the low bytes or bit planes of noisy floats after a shuffle
@@ -24,13 +24,16 @@
 //!   must pass the same test: bytes with an even histogram whose high bits
 //!   climb by a nearly constant step (the low byte of noisy floats on a
 //!   ramp) are not random, and zstd's strongest levels shrink them by ~2%;
-//! - no 8-byte string at an anchor position (a position whose byte has one
-//!   high nibble in 16, so that a repeated string has the same anchors in
-//!   both copies) may equal the one last seen at its hash within the 32 KiB
-//!   window (in a table of 2^[`TABLE_BITS`] entries, where a later anchor
-//!   may take an earlier one's place): a repeat of 64 bytes at the far end
-//!   of the window is found with a probability of about 96%, of 128 bytes
-//!   99.9%, closer ones more often.
+//! - the strings at anchor positions (positions whose byte has the top
+//!   three bits [`ANCHOR_TOP_BITS`], one in 8, so that a repeated string
+//!   has the same anchors in both copies) are looked up in a table of
+//!   2^[`TABLE_BITS`] entries keyed by their first 4 bytes, where a later
+//!   anchor may take an earlier one's place: a segment fails where one
+//!   anchor repeats 8 bytes from within the 32 KiB window, or where the
+//!   shorter repeats (from 4 bytes, LZ4's shortest match) add up to an
+//!   estimated saving of 0.6% ([`EXTRA_REPEAT_BYTES`]). A copy of 32 bytes
+//!   from the far end of the window is found in 93% of random segments, of
+//!   64 bytes in 99.7%, closer ones more often (a simulation of 300 each).
 
 /// Bytes per segment tested.
 pub const SEGMENT: usize = 4096;
@@ -59,9 +62,34 @@ const SIGMAS: f64 = 5.0;
 /// deflate's window: repeats farther back cannot be matched.
 const WINDOW: usize = 32 * 1024;
 
-/// The high nibble of the bytes at anchor positions: one position in 16 of
-/// the near-uniform bytes that the repeat test is for.
-const ANCHOR_NIBBLE: u8 = 0xA;
+/// The top bits of the bytes at anchor positions (the byte shifted right by
+/// [`ANCHOR_SHIFT`]): one position in 8 of the near-uniform bytes that the
+/// repeat test is for.
+const ANCHOR_TOP_BITS: u8 = 0b101;
+const ANCHOR_SHIFT: u32 = 5;
+
+/// The shortest repeat LZ4 and zstd's faster levels match.
+const MIN_REPEAT: usize = 4;
+
+/// A repeat this long at one anchor is enough to call a segment
+/// compressible: uniform random bytes show one with a probability of
+/// 2^-60 per pair of anchors.
+const LONG_REPEAT: usize = 8;
+
+/// The bytes past the first [`MIN_REPEAT`] that the shorter repeats at a
+/// segment's anchors add up to, from which the segment counts as
+/// compressible. A repeat of L bytes saves LZ4 about L - 4 bytes (an offset
+/// and a token in the middle of literals), and one position in 8 is an
+/// anchor, so this sum times 8 estimates the bytes LZ4HC saves; 3 is 0.6%
+/// of a segment. On noise of short period (4-7 byte copies from a few
+/// distances back at one position in 40, which LZ4HC shrinks by 3.7%) 3 of
+/// 500 segments with half as many copies (1.7%) pass the test, the worst
+/// of them one that LZ4HC shrinks by 1.2%. Counting 4-byte repeats would
+/// not do: uniform random bytes show one about once in 250 segments (a pair
+/// of anchors already agrees on three bits: 2^-29, 512 anchors against the
+/// 4,096 in the window), and the low byte of noisy floats on a ramp a few
+/// per segment, which save LZ4 nothing (0.08% of 64 KiB).
+const EXTRA_REPEAT_BYTES: usize = 3;
 
 /// log2 of the anchor table's entries.
 const TABLE_BITS: u32 = 14;
@@ -213,19 +241,22 @@ fn counts_near_uniform(counts: &[[u32; 256]; 4], n: usize) -> bool {
     (sum_sq as f64 - expected).abs() <= SIGMAS * deviation
 }
 
-/// Clear the flags of segments holding a repeat of an anchored 8-byte
-/// string seen within the window before it. Only segments that are flagged,
-/// or lie within the window before a flagged one, are scanned.
+/// Clear the flags of segments that repeat what came within the window
+/// before them: one anchored string of [`LONG_REPEAT`] bytes, or anchored
+/// repeats of [`MIN_REPEAT`] bytes and more whose extra bytes add up to
+/// [`EXTRA_REPEAT_BYTES`]. Only segments that are flagged, or lie within
+/// the window before a flagged one, are scanned.
 fn mark_repeats(src: &[u8], flags: &mut [bool]) {
     const NONE: u32 = u32::MAX;
     const AHEAD: usize = WINDOW / SEGMENT;
     let mut table = vec![NONE; 1 << TABLE_BITS];
-    let last = src.len().saturating_sub(7);
+    let last = src.len().saturating_sub(MIN_REPEAT - 1);
     for seg in 0..flags.len() {
         if !flags[seg..flags.len().min(seg + AHEAD + 1)].contains(&true) {
             continue;
         }
         let (from, to) = (seg * SEGMENT, ((seg + 1) * SEGMENT).min(last));
+        let mut extra = 0;
         let mut at = from;
         while at < to {
             // The anchors among up to 64 positions as a bit mask, so that the
@@ -241,26 +272,36 @@ fn mark_repeats(src: &[u8], flags: &mut [bool]) {
             while mask != 0 {
                 let p = at + mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                let w = &src[p..p + 8];
-                let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
-                let slot = (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
-                    & ((1 << TABLE_BITS) - 1);
+                let w = &src[p..p + MIN_REPEAT];
+                let word = u32::from_le_bytes(w.try_into().unwrap_or_default());
+                let slot = (word.wrapping_mul(0x9E37_79B1) >> (32 - TABLE_BITS)) as usize;
                 let q = table[slot];
-                if q != NONE {
-                    let q = q as usize;
-                    if p - q <= WINDOW && src[q..q + 8] == *w {
-                        flags[p / SEGMENT] = false;
-                    }
-                }
                 table[slot] = p as u32;
+                if q == NONE {
+                    continue;
+                }
+                let q = q as usize;
+                if p - q > WINDOW || src[q..q + MIN_REPEAT] != *w {
+                    continue;
+                }
+                let len = MIN_REPEAT
+                    + src[p + MIN_REPEAT..src.len().min(p + LONG_REPEAT)]
+                        .iter()
+                        .zip(&src[q + MIN_REPEAT..])
+                        .take_while(|(a, b)| a == b)
+                        .count();
+                extra += len - MIN_REPEAT;
+                if len >= LONG_REPEAT || extra >= EXTRA_REPEAT_BYTES {
+                    flags[seg] = false;
+                }
             }
             at += n;
         }
     }
 }
 
-/// Bit k set where byte k of `w` (at most 8 bytes) has the high nibble
-/// [`ANCHOR_NIBBLE`]: for a whole word, without a branch per byte (an exact
+/// Bit k set where byte k of `w` (at most 8 bytes) has the top bits
+/// [`ANCHOR_TOP_BITS`]: for a whole word, without a branch per byte (an exact
 /// zero-byte test, no carries between bytes, then one bit per byte gathered
 /// by a multiplication).
 fn anchor_bits(w: &[u8]) -> u8 {
@@ -268,15 +309,16 @@ fn anchor_bits(w: &[u8]) -> u8 {
     match <[u8; 8]>::try_from(w) {
         Ok(bytes) => {
             let v = u64::from_le_bytes(bytes);
-            let x = ((v >> 4) & 0x0F0F_0F0F_0F0F_0F0F)
-                ^ (0x0101_0101_0101_0101 * u64::from(ANCHOR_NIBBLE));
+            const ONES: u64 = 0x0101_0101_0101_0101;
+            let x = ((v >> ANCHOR_SHIFT) & (ONES * u64::from(0xFFu8 >> ANCHOR_SHIFT)))
+                ^ (ONES * u64::from(ANCHOR_TOP_BITS));
             let zero = !(((x & LOW7) + LOW7) | x) & !LOW7;
             ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
         }
         Err(_) => w
             .iter()
             .enumerate()
-            .filter(|(_, &b)| b >> 4 == ANCHOR_NIBBLE)
+            .filter(|(_, &b)| b >> ANCHOR_SHIFT == ANCHOR_TOP_BITS)
             .fold(0, |m, (k, _)| m | 1 << k),
     }
 }
@@ -453,6 +495,32 @@ mod tests {
         assert!(single >= 1998, "{single} of 2000 random segments");
     }
 
+    /// Random bytes where one position in 40 starts a copy of 4-7 bytes
+    /// from one of a few distances back (a noise generator of short
+    /// period): no repeat of 8, an even histogram, but LZ4HC saves ~3.7%.
+    #[test]
+    fn short_repeats_are_compressible() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut dest = vec![0u8; 2 * SEGMENT];
+        for _ in 0..300 {
+            let mut v: Vec<u8> = Vec::with_capacity(SEGMENT + 8);
+            while v.len() < SEGMENT {
+                let back = [104, 215, 319, 534, 853][rng.gen_range(0..5)];
+                if v.len() > back && rng.gen_ratio(1, 40) {
+                    for _ in 0..rng.gen_range(4..8) {
+                        v.push(v[v.len() - back]);
+                    }
+                } else {
+                    v.push(rng.gen());
+                }
+            }
+            v.truncate(SEGMENT);
+            let n = crate::codec::lz4::compress_hc(&v, &mut dest, 5, None);
+            assert!(n < SEGMENT * 99 / 100, "LZ4HC: {n} of {SEGMENT}");
+            assert!(!all_incompressible(&v, Coder::Matches));
+        }
+    }
+
     #[test]
     fn anchor_bits_match_the_bytes() {
         let mut rng = ChaCha8Rng::seed_from_u64(6);
@@ -460,7 +528,7 @@ mod tests {
             let w: Vec<u8> = (0..len)
                 .map(|_| {
                     if rng.gen_bool(0.3) {
-                        0xA0 | rng.gen_range(0..16u8)
+                        (ANCHOR_TOP_BITS << ANCHOR_SHIFT) | rng.gen_range(0..1u8 << ANCHOR_SHIFT)
                     } else {
                         rng.gen()
                     }
@@ -469,7 +537,7 @@ mod tests {
             let want = w
                 .iter()
                 .enumerate()
-                .filter(|(_, &b)| b >> 4 == ANCHOR_NIBBLE)
+                .filter(|(_, &b)| b >> ANCHOR_SHIFT == ANCHOR_TOP_BITS)
                 .fold(0u8, |m, (k, _)| m | 1 << k);
             assert_eq!(anchor_bits(&w), want, "{w:02x?}");
         }
