@@ -6,6 +6,8 @@
 mod adler32;
 pub mod blosclz;
 mod incompressible;
+#[cfg(test)]
+mod incompressible_soundness;
 pub mod lz4;
 pub mod ndlz;
 #[cfg(feature = "zfp")]
