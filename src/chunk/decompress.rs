@@ -46,55 +46,79 @@ impl Parsed<'_> {
 
 /// Parse and check a regular (not VL-block) chunk.
 pub(crate) fn parse(src: &[u8]) -> Result<Parsed<'_>> {
-    parse_with_header(ChunkHeader::parse(src)?, src)
+    let h = ChunkHeader::parse(src)?;
+    check_header(&h, src)?;
+    let mut p = Parsed::from_checked_header(h, src);
+    check_tables(&mut p)?;
+    Ok(p)
 }
 
-/// [`parse`] for a caller that has already run `ChunkHeader::parse(src)`
-/// (every decompression call checks for VL blocks first; parsing the header
-/// once saves a measurable share of the per-call cost of small chunks).
-/// Inlined for the reason given at `ChunkHeader::parse`.
+/// The checks of a chunk that come before its [`Parsed`] can be built
+/// (for a caller that has already run `ChunkHeader::parse(src)`).
+///
+/// [`parse`] in three steps, for [`decompress`], which runs on every call:
+/// a `Result<Parsed>` built in one function and moved out of it costs a
+/// store-forwarding stall per call (the move reads 16 bytes at a time what
+/// was written a field at a time just before), about a third of the fixed
+/// cost of a 4 KiB chunk; built by an infallible function, `Parsed` is
+/// written in place.
 #[inline(always)]
-fn parse_with_header(h: ChunkHeader, src: &[u8]) -> Result<Parsed<'_>> {
+fn check_header(h: &ChunkHeader, src: &[u8]) -> Result<()> {
     if h.lazy() {
         // Lazy chunks only make sense inside a frame on disk.
         return Err(Error::InvalidParam);
     }
-    let cbytes = h.cbytes as usize;
-    if cbytes > src.len() {
+    if h.cbytes as usize > src.len() {
         return Err(Error::InvalidHeader);
     }
-    let src = &src[..cbytes];
-    let overhead = h.overhead();
-    let special = h.special().ok_or(Error::Data)?;
-    let memcpyed = h.memcpyed();
-    let nbytes = h.nbytes as usize;
-    // A plain copy must hold exactly its bytes (also when a special-value bit is
-    // set too: such headers are contradictory and the reference refuses them).
-    if memcpyed && cbytes != nbytes + overhead {
+    if h.special().is_none() {
         return Err(Error::Data);
     }
-    let blocksize = h.blocksize as usize;
-    // Both fit in 31 bits (checked by the header parser); 32-bit division is
-    // the cheaper instruction, and this runs on every call.
-    let (nblocks, leftover) = {
-        let (n, b) = (nbytes as u32, blocksize as u32);
-        (n.div_ceil(b) as usize, (n % b) as usize)
-    };
-    let mut p = Parsed {
-        h,
-        src,
-        overhead,
-        typesize: h.typesize as usize,
-        blocksize,
-        nblocks,
-        leftover,
-        special,
-        memcpyed,
-        dict: None,
-        stream_out: false,
-    };
-    if special != Special::None || memcpyed || nbytes == 0 {
-        return Ok(p);
+    // A plain copy must hold exactly its bytes (also when a special-value bit is
+    // set too: such headers are contradictory and the reference refuses them).
+    if h.memcpyed() && h.cbytes as usize != h.nbytes as usize + h.overhead() {
+        return Err(Error::Data);
+    }
+    Ok(())
+}
+
+impl<'a> Parsed<'a> {
+    /// The fields of a chunk whose header passed [`check_header`]; no
+    /// dictionary yet (see [`check_tables`]).
+    #[inline(always)]
+    fn from_checked_header(h: ChunkHeader, src: &'a [u8]) -> Self {
+        let nbytes = h.nbytes as usize;
+        let blocksize = h.blocksize as usize;
+        // Both fit in 31 bits (checked by the header parser); 32-bit division is
+        // the cheaper instruction, and this runs on every call.
+        let (nblocks, leftover) = {
+            let (n, b) = (nbytes as u32, blocksize as u32);
+            (n.div_ceil(b) as usize, (n % b) as usize)
+        };
+        Parsed {
+            h,
+            src: &src[..(h.cbytes as usize).min(src.len())],
+            overhead: h.overhead(),
+            typesize: h.typesize as usize,
+            blocksize,
+            nblocks,
+            leftover,
+            // check_header refused the headers without one.
+            special: h.special().unwrap_or(Special::None),
+            memcpyed: h.memcpyed(),
+            dict: None,
+            stream_out: false,
+        }
+    }
+}
+
+/// The checks of a chunk's block-start table and dictionary, which set
+/// `p.dict`: the last step of [`parse`].
+#[inline(always)]
+fn check_tables(p: &mut Parsed) -> Result<()> {
+    let (src, overhead, nblocks) = (p.src, p.overhead, p.nblocks);
+    if p.special != Special::None || p.memcpyed || p.h.nbytes == 0 {
+        return Ok(());
     }
     let bstarts_end = overhead
         .checked_add(nblocks.checked_mul(4).ok_or(Error::InvalidHeader)?)
@@ -102,7 +126,7 @@ fn parse_with_header(h: ChunkHeader, src: &[u8]) -> Result<Parsed<'_>> {
     if bstarts_end > src.len() {
         return Err(Error::ReadBuffer);
     }
-    if h.use_dict() {
+    if p.h.use_dict() {
         if src.len() < bstarts_end + 4 {
             return Err(Error::ReadBuffer);
         }
@@ -119,7 +143,7 @@ fn parse_with_header(h: ChunkHeader, src: &[u8]) -> Result<Parsed<'_>> {
             return Err(Error::ReadBuffer);
         }
         let bytes = &src[bstarts_end + 4..bstarts_end + 4 + dsize];
-        let zstd = if h.compformat() == codec::FORMAT_ZSTD {
+        let zstd = if p.h.compformat() == codec::FORMAT_ZSTD {
             Some(codec::zstd::ddict(bytes).ok_or(Error::CodecDict)?)
         } else {
             None
@@ -132,7 +156,7 @@ fn parse_with_header(h: ChunkHeader, src: &[u8]) -> Result<Parsed<'_>> {
             return Err(Error::Data);
         }
     }
-    Ok(p)
+    Ok(())
 }
 
 pub(super) fn fill_special(p: &Parsed, out: &mut [u8]) -> Result<()> {
@@ -211,11 +235,20 @@ fn is_plain(p: &Parsed, dparams: &DParams) -> bool {
 /// buffers and per-block set-up, which cost as much as copying a few KiB
 /// (docs/performance.md, session 21, "Plain chunks").
 fn decode_plain(p: &Parsed, dparams: &DParams, dest: &mut [u8]) -> Result<()> {
-    let info = call_info(p, dparams, p.h.decode_pipeline().0);
+    // Built for the first coded stream: stored blocks need none, and it is a
+    // few hundred bytes to fill.
+    let mut info = None;
     for (j, out) in dest.chunks_mut(p.blocksize).enumerate() {
         let (stream, _) = next_stream(&p.src[p.bstart(j)..], out.len())?;
+        let slot = &mut info;
         // Plain stores: `is_plain` leaves streamed chunks to `decode_block`.
-        put_stream(p, &info, false, stream, out)?;
+        put_stream(
+            p,
+            || &*slot.get_or_insert_with(|| call_info(p, dparams, p.h.decode_pipeline().0)),
+            false,
+            stream,
+            out,
+        )?;
     }
     Ok(())
 }
@@ -486,15 +519,16 @@ pub(super) fn next_stream(src: &[u8], neblock: usize) -> Result<(Stream<'_>, &[u
 /// Write one stream's bytes to `dst` (exactly the stream's size).
 #[inline(always)]
 pub(super) fn write_stream(p: &Parsed, lay: &Layout, stream: Stream, dst: &mut [u8]) -> Result<()> {
-    put_stream(p, &lay.info, lay.stream_raw, stream, dst)
+    put_stream(p, || &lay.info, lay.stream_raw, stream, dst)
 }
 
-/// [`write_stream`] with its layout's pieces: the codec call's `info`, and
-/// whether a raw stream is written with streaming stores.
+/// [`write_stream`] with its layout's pieces: the codec call's `info` (asked
+/// for only by a coded stream: [`decode_plain`] builds it on the first),
+/// and whether a raw stream is written with streaming stores.
 #[inline(always)]
-fn put_stream(
+fn put_stream<'i>(
     p: &Parsed,
-    info: &CallInfo,
+    info: impl FnOnce() -> &'i CallInfo,
     stream_raw: bool,
     stream: Stream,
     dst: &mut [u8],
@@ -509,7 +543,7 @@ fn put_stream(
             data,
             dst,
             p.dict.as_ref(),
-            info,
+            info(),
             p.src,
         )?,
     }
@@ -649,7 +683,9 @@ pub fn decompress(
         );
         return Ok(nbytes);
     }
-    let mut p = parse_with_header(h, src)?;
+    check_header(&h, src)?;
+    let mut p = Parsed::from_checked_header(h, src);
+    check_tables(&mut p)?;
     let nbytes = p.h.nbytes as usize;
     let delta = has_delta(&p);
     // Threads writing the output (a one-block chunk is written by one).
