@@ -9,7 +9,7 @@
 use std::arch::x86_64::*;
 
 /// Elements per SIMD step.
-const STEP: usize = 32;
+pub(super) const STEP: usize = 32;
 
 #[inline]
 #[target_feature(enable = "avx2")]
