@@ -10,7 +10,8 @@
 
    Arguments: LIB NBYTES FILTER(0 none, 1 shuffle, 2 bitshuffle) DATA CODEC
    DATA: 0 random bytes (stored raw), 1 a byte counter that steps every
-   8 bytes (compressible), 2 zeros (a special-value chunk).  Typesize 8,
+   8 bytes (compressible), 2 zeros (a special-value chunk), 3 a noisy
+   float64 ramp (with LZ4HC: a regular chunk of stored blocks).  Typesize 8,
    clevel 5, one thread.  ITERS from the environment, default 200000. */
 #include <blosc2.h>
 #include <stdint.h>
@@ -43,13 +44,32 @@ int main(int argc, char **argv) {
   }
 
   uint8_t *src = malloc((size_t)n);
-  int32_t cap = n + BLOSC2_MAX_OVERHEAD;
+  /* With room past nbytes + BLOSC2_MAX_OVERHEAD both libraries keep a
+     chunk whose blocks did not compress as a regular chunk of stored
+     blocks (a few bytes longer); without it, as one memcpyed copy. DATA 3
+     gets the room. */
+  int32_t cap = n + BLOSC2_MAX_OVERHEAD + (data == 3 ? 4096 : 0);
   uint8_t *packed = malloc((size_t)cap);
   uint8_t *back = malloc((size_t)n);
   uint64_t state = 0x243F6A8885A308D3ULL;
   for (int32_t i = 0; i < n; i++) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     src[i] = data == 0 ? (uint8_t)(state >> 56) : data == 1 ? (uint8_t)(i / 8) : 0;
+  }
+  if (data == 3) {
+    /* A float64 ramp with noise in its low bytes: codecs at clevel >= 3
+       find nothing worth keeping, so the chunk holds its blocks stored
+       (a regular chunk, not a memcpyed one). */
+    int32_t count = n / 8;
+    uint64_t w = 0x9E3779B97F4A7C15ull;
+    for (int32_t i = 0; i < count; i++) {
+      w ^= w << 13;
+      w ^= w >> 7;
+      w ^= w << 17;
+      double v = (double)i * (100.0 / (double)(count - 1)) +
+                 ((double)(w >> 11) / 9007199254740992.0 - 0.5) * 1e-6;
+      memcpy(src + 8 * i, &v, 8);
+    }
   }
 
   blosc2_cparams cp = BLOSC2_CPARAMS_DEFAULTS;
