@@ -53,32 +53,35 @@ fn takes_start(kernel: Kernel, ts: usize) -> bool {
 /// glibc's malloc gives a large block) made the AVX-512 shuffle of typesize
 /// 4 run at 0.64 of memcpy's speed on 4 MiB, against 0.98 from a boundary
 /// (`KERNELS_OFFSET=16 cargo bench --bench kernels`).  When `n` is not a
-/// multiple of 64 only row 0 is aligned, which costs nothing either.
+/// multiple of 64 only row 0 is aligned, which costs nothing either.  Only
+/// for blocks of [`ALIGN_FROM`] bytes and more.
 fn aligning_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
-    if !takes_start(kernel, ts) {
+    if !takes_start(kernel, ts) || n * ts < ALIGN_FROM {
         return 0;
     }
     let past = dest.as_ptr() as usize % 64;
     ((64 - past) % 64).min(n)
 }
 
-/// Blocks from which [`unshuffle_start`] aligns the stores. A smaller one
-/// stays in the L1 cache with its source, where stores split across two
-/// lines cost less than the edge passes ([`unshuffle_edges`]) that
-/// alignment brings: typesize 8 at 16 bytes past a boundary, 4 KiB
-/// unshuffled at 51 GB/s unaligned against 38 aligned, 16 KiB at 59 against
-/// 53; 32 KiB at 37 against 50 (`KERNELS_LEN=N KERNELS_OFFSET=16 cargo bench
-/// --bench kernels -- 8`, 2-core Xeon VM).
-const ALIGN_UNSHUFFLE_FROM: usize = 32 << 10;
+/// Blocks from which [`aligning_start`] and [`unshuffle_start`] align the
+/// stores. A smaller one stays in the L1 cache with its source, where
+/// stores split across two lines cost less than the elements left to the
+/// scalar loop (shuffle) or to the edge passes ([`unshuffle_edges`]) by
+/// aligning. Typesize 8 at 16 bytes past a boundary, GB/s unaligned
+/// against aligned: unshuffle 4 KiB 51/38, 16 KiB 59/53, 32 KiB 37/50;
+/// shuffle 4 KiB 52/25, 16 KiB 54/39, 32 KiB 27/32, 64 KiB 27/36
+/// (`KERNELS_LEN=N KERNELS_OFFSET=16 cargo bench --bench kernels -- 8`,
+/// 2-core Xeon VM, about +-10% run to run).
+const ALIGN_FROM: usize = 32 << 10;
 
 /// The same for the unshuffles, whose stores are consecutive: the first
 /// element whose bytes start on a 64-byte boundary, when one of the next
 /// 64 bytes does (a destination a multiple of `ts` bytes past one; else
-/// 0), for blocks of [`ALIGN_UNSHUFFLE_FROM`] bytes and more.  From 16
+/// 0), for blocks of [`ALIGN_FROM`] bytes and more.  From 16
 /// bytes past a boundary, unshuffling 64 KiB (in the cache) ran at
 /// 0.72-0.89 of memcpy's speed against 0.95-0.98 from one.
 fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
-    if !takes_start(kernel, ts) || n * ts < ALIGN_UNSHUFFLE_FROM {
+    if !takes_start(kernel, ts) || n * ts < ALIGN_FROM {
         return 0;
     }
     let bytes = (64 - dest.as_ptr() as usize % 64) % 64;
