@@ -27,31 +27,32 @@ struct Data {
     bytes: Vec<u8>,
 }
 
-fn f64s(name: &str, f: impl FnMut(usize) -> f64) -> Data {
+fn named(name: &str, typesize: usize, bytes: Vec<u8>) -> Data {
     Data {
         name: name.into(),
-        ..f64s_n(LEN / 8, f)
+        typesize,
+        bytes,
     }
 }
 
-/// `count` float64 values, with an empty name.
-fn f64s_n(count: usize, mut f: impl FnMut(usize) -> f64) -> Data {
-    Data {
-        name: String::new(),
-        typesize: 8,
-        bytes: (0..count).flat_map(|i| f(i).to_le_bytes()).collect(),
-    }
+fn f64s(name: &str, f: impl FnMut(usize) -> f64) -> Data {
+    f64s_n(name, LEN / 8, f)
+}
+
+/// `count` float64 values.
+fn f64s_n(name: &str, count: usize, mut f: impl FnMut(usize) -> f64) -> Data {
+    named(
+        name,
+        8,
+        (0..count).flat_map(|i| f(i).to_le_bytes()).collect(),
+    )
 }
 
 fn f32s(name: &str, mut f: impl FnMut(usize) -> f64) -> Data {
     let bytes = (0..LEN / 4)
         .flat_map(|i| (f(i) as f32).to_le_bytes())
         .collect();
-    Data {
-        name: name.into(),
-        typesize: 4,
-        bytes,
-    }
+    named(name, 4, bytes)
 }
 
 /// Zero the low `52 - keep` mantissa bits of every float64 (the
@@ -63,11 +64,7 @@ fn trunc64(d: &Data, keep: u32) -> Data {
         .chunks_exact(8)
         .flat_map(|c| (u64::from_le_bytes(c.try_into().unwrap()) & mask).to_le_bytes())
         .collect();
-    Data {
-        name: format!("{} trunc{keep}", d.name),
-        typesize: 8,
-        bytes,
-    }
+    named(&format!("{} trunc{keep}", d.name), 8, bytes)
 }
 
 fn datasets() -> Vec<Data> {
@@ -106,11 +103,7 @@ fn datasets() -> Vec<Data> {
     let bytes = (0..LEN / 4)
         .flat_map(|i| (i as u32 * 7 + r.gen_range(0..64u32)).to_le_bytes())
         .collect();
-    out.push(Data {
-        name: "u32 counter noise".into(),
-        typesize: 4,
-        bytes,
-    });
+    out.push(named("u32 counter noise", 4, bytes));
     // Pseudo-random generators of every quality: a full-period 32-bit LCG
     // (low bits of short period), the same shifted, xorshift, ChaCha.
     let mut x = 12345u32;
@@ -120,11 +113,7 @@ fn datasets() -> Vec<Data> {
             x.to_le_bytes()
         })
         .collect();
-    out.push(Data {
-        name: "lcg32 words".into(),
-        typesize: 4,
-        bytes,
-    });
+    out.push(named("lcg32 words", 4, bytes));
     let mut x = 777u32;
     let bytes = (0..LEN)
         .map(|_| {
@@ -132,11 +121,7 @@ fn datasets() -> Vec<Data> {
             (x >> 16) as u8
         })
         .collect();
-    out.push(Data {
-        name: "lcg32 bits 16-23".into(),
-        typesize: 1,
-        bytes,
-    });
+    out.push(named("lcg32 bits 16-23", 1, bytes));
     let mut x = 0x2545_F491_4F6C_DD1Du64;
     let bytes = (0..LEN / 8)
         .flat_map(|_| {
@@ -146,16 +131,8 @@ fn datasets() -> Vec<Data> {
             x.to_le_bytes()
         })
         .collect();
-    out.push(Data {
-        name: "xorshift64".into(),
-        typesize: 8,
-        bytes,
-    });
-    out.push(Data {
-        name: "chacha".into(),
-        typesize: 8,
-        bytes: (0..LEN).map(|_| rng.gen()).collect(),
-    });
+    out.push(named("xorshift64", 8, bytes));
+    out.push(named("chacha", 8, (0..LEN).map(|_| rng.gen()).collect()));
     // Random bytes with short copies (4-7 bytes from a few distances back)
     // at several densities.
     for every in [20, 60, 200] {
@@ -171,11 +148,7 @@ fn datasets() -> Vec<Data> {
             }
         }
         v.truncate(LEN);
-        out.push(Data {
-            name: format!("short copies 1/{every}"),
-            typesize: 1,
-            bytes: v,
-        });
+        out.push(named(&format!("short copies 1/{every}"), 1, v));
     }
     out
 }
@@ -238,7 +211,7 @@ fn ramp_blocks() -> Vec<(String, Vec<u8>)> {
         1500, 2222, 2900, 3731, 5000, 6173, 7777, 9999, 12345, 20000, 31000,
     ] {
         for noise in [1e-3, 1e-6] {
-            let d = f64s_n(count, |i| {
+            let d = f64s_n("", count, |i| {
                 1.0 + 1000.0 * i as f64 / count as f64 + rng.gen::<f64>() * noise
             });
             for d in [trunc64(&d, 23), trunc64(&d, 40), d] {
