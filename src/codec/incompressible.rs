@@ -73,7 +73,7 @@ const MIN_REPEAT: usize = 4;
 
 /// A repeat this long at one anchor is enough to call a segment
 /// compressible: uniform random bytes show one with a probability of
-/// 2^-60 per pair of anchors.
+/// 2^-61 per pair of anchors (which already agree on three bits).
 const LONG_REPEAT: usize = 8;
 
 /// The bytes past the first [`MIN_REPEAT`] that the shorter repeats at a

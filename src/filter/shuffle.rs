@@ -96,10 +96,10 @@ fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
 /// pass over `start..done` left. With a rows kernel for `ts` and at least
 /// one kernel step of elements, each edge is one more kernel pass with
 /// unaligned stores over the first or last step (rewriting some of the
-/// aligned pass's bytes with the same values); else the scalar loop. A
-/// 4 KiB block of typesize 8 from a destination 16 bytes past a boundary
-/// leaves 32 of its 512 elements to the edges, which took the scalar loop
-/// about 90 ns, a fifth of the whole decompression call.
+/// aligned pass's bytes with the same values); else the scalar loop,
+/// which took about 90 ns for the 32 edge elements of a 4 KiB block of
+/// typesize 8 (when such blocks were aligned, before [`ALIGN_FROM`]): a
+/// fifth of the whole decompression call.
 fn unshuffle_edges<'a>(
     kernel: Kernel,
     ts: usize,
