@@ -77,11 +77,12 @@ const ALIGN_FROM: usize = 32 << 10;
 /// The same for the unshuffles, whose stores are consecutive: the first
 /// element whose bytes start on a 64-byte boundary, when one of the next
 /// 64 bytes does (a destination a multiple of `ts` bytes past one; else
-/// 0), for blocks of [`ALIGN_FROM`] bytes and more.  From 16
+/// 0), for blocks of [`ALIGN_FROM`] bytes and more and for every block
+/// written with streaming stores (which must not split lines).  From 16
 /// bytes past a boundary, unshuffling 64 KiB (in the cache) ran at
 /// 0.72-0.89 of memcpy's speed against 0.95-0.98 from one.
-fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
-    if !takes_start(kernel, ts) || n * ts < ALIGN_FROM {
+fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8], streaming: bool) -> usize {
+    if !takes_start(kernel, ts) || (n * ts < ALIGN_FROM && !streaming) {
         return 0;
     }
     let bytes = (64 - dest.as_ptr() as usize % 64) % 64;
@@ -260,7 +261,7 @@ pub(super) fn unshuffle_any(
         return;
     }
     let kernel = kernel.usable();
-    let start = unshuffle_start(kernel, ts, n, dest);
+    let start = unshuffle_start(kernel, ts, n, dest, streaming);
     let row = |j: usize| &src[j * n..(j + 1) * n];
     let done = match kernel {
         Kernel::Scalar => start,
@@ -311,7 +312,7 @@ pub fn unshuffle_rows(kernel: Kernel, rows: &[&[u8]], dest: &mut [u8], streaming
     }
     let n = dest.len() / ts;
     assert!(dest.len() == n * ts && rows.iter().all(|r| r.len() == n));
-    let start = unshuffle_start(kernel, ts, n, dest);
+    let start = unshuffle_start(kernel, ts, n, dest, streaming);
     let row = |j: usize| rows[j];
     // SAFETY: `takes_start` holds only for the AVX2 and AVX-512 kernels,
     // which `usable()` yields only when the CPU has AVX2.
