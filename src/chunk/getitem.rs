@@ -2,9 +2,10 @@
 //! blocks that hold it.
 
 use super::decompress::{
-    decode_block, fill_special, has_delta, parse, touches_unheld_delta_bytes, Parsed, SCRATCH,
+    decode_block, fill_special, has_delta, touches_unheld_delta_bytes, SCRATCH,
 };
 use super::params::DParams;
+use super::parsed::{parse, Parsed};
 use crate::error::{Error, Result};
 use crate::format::header::{ChunkHeader, Special};
 

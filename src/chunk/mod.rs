@@ -21,6 +21,7 @@ mod getitem;
 pub mod global;
 mod parallel;
 pub mod params;
+mod parsed;
 pub mod pipeline;
 mod share_estimate;
 pub mod special;
@@ -121,7 +122,7 @@ pub fn decompress(dparams: &DParams, src: &[u8]) -> Result<Vec<u8>> {
     if header(src)?.vlblocks() {
         vlblocks::VlChunk::parse(src)?;
     } else {
-        decompress::parse(src)?;
+        parsed::parse(src)?;
     }
     let mut dest = crate::alloc::zeroed(nbytes)?;
     let n = decompress_into(dparams, src, &mut dest)?;

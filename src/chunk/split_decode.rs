@@ -7,10 +7,10 @@
 //! the chunk's codec format.
 
 use super::decompress::{
-    decode_block, finish_block, next_stream, unshuffle_stream_rows, write_stream, Layout, Parsed,
-    Stream,
+    decode_block, finish_block, next_stream, unshuffle_stream_rows, write_stream, Layout, Stream,
 };
 use super::params::DParams;
+use super::parsed::Parsed;
 use super::pipeline::Scratch;
 use super::share_estimate::{self, Estimates};
 use crate::error::{FirstError, Result};
@@ -172,7 +172,7 @@ mod tests {
             ..CParams::default()
         };
         let chunk = compress(&params, &src).unwrap();
-        let p = crate::chunk::decompress::parse(&chunk).unwrap();
+        let p = crate::chunk::parsed::parse(&chunk).unwrap();
         assert_eq!(p.nblocks, 1);
         if p.memcpyed {
             return None;
@@ -249,7 +249,7 @@ mod tests {
                 ..CParams::default()
             };
             let chunk = compress(&params, &src).unwrap();
-            let p = crate::chunk::decompress::parse(&chunk).unwrap();
+            let p = crate::chunk::parsed::parse(&chunk).unwrap();
             assert_eq!(p.nblocks, 1);
             let mut rest = &chunk[p.bstart(0)..];
             let mut raw = 0;
@@ -279,7 +279,7 @@ mod tests {
         // Damage every byte of the block's streams in turn (a sample of
         // them): a shared decode must fail or give the serial result,
         // never panic or differ.
-        let start = crate::chunk::decompress::parse(&chunk).unwrap().bstart(0);
+        let start = crate::chunk::parsed::parse(&chunk).unwrap().bstart(0);
         for at in (start..chunk.len()).step_by(7) {
             let mut bad = chunk.clone();
             bad[at] ^= 0x5a;

@@ -464,7 +464,7 @@ fn shuffled_blocks_read_raw_streams_in_place() {
         for len in [64 * 1024, data.len()] {
             let c = compress(&params, &data[..len]).unwrap();
             // Block 0 mixes raw streams and coded ones.
-            let p = decompress::parse(&c).unwrap();
+            let p = parsed::parse(&c).unwrap();
             let neblock = p.blocksize / 8;
             let mut src = &c[p.bstart(0)..];
             let mut raw = 0;
