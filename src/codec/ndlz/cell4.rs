@@ -230,10 +230,10 @@ pub fn decompress(src: &[u8], dest: &mut [u8]) -> i32 {
 
 fn decode(src: &[u8], dest: &mut [u8]) -> Result<i32, i32> {
     let fail = Error::Failure.code();
-    let [b0, b1] = preamble(src, dest.len())?;
+    let [b0, b1] = preamble(src, dest.len(), 4)?;
     let (b0, b1) = (b0 as usize, b1 as usize);
+    // The cells tile the block: every byte up to `total` is written once.
     let total = b0 * b1;
-    dest[..total].fill(0);
     let input_len = src.len() as i64;
     let check = |pos: i64, len: i64| -> Result<(), i32> {
         if pos < 0 || len < 0 || pos > input_len - len {

@@ -76,9 +76,14 @@ pub fn decompress(cell: u8, src: &[u8], dest: &mut [u8]) -> i32 {
     }
 }
 
-/// Read the stream preamble: the block shape, checked against `dest`.
-/// `Err(code)` to return right away.
-pub(crate) fn preamble(src: &[u8], dest_len: usize) -> Result<[i32; 2], i32> {
+/// Read the stream preamble: the block shape, checked against `dest` and
+/// against the stream, whose tokens take at least 2 bytes per cell (`cell`
+/// by `cell` bytes). `Err(code)` to return right away.
+///
+/// The second check keeps a stream of a few bytes that claims a block of
+/// gigabytes from reaching the decoder, which would fail only after writing
+/// much of the block (the fuzzers found such a VL block touching 2 GiB).
+pub(crate) fn preamble(src: &[u8], dest_len: usize, cell: usize) -> Result<[i32; 2], i32> {
     if src.len() < 9 {
         return Err(0);
     }
@@ -92,6 +97,10 @@ pub(crate) fn preamble(src: &[u8], dest_len: usize) -> Result<[i32; 2], i32> {
     }
     if (dest_len as i64) < b0 as i64 * b1 as i64 {
         return Err(0);
+    }
+    let cells = (b0 as u64).div_ceil(cell as u64) * (b1 as u64).div_ceil(cell as u64);
+    if cells.saturating_mul(2) > (src.len() - 9) as u64 {
+        return Err(Error::Failure.code());
     }
     Ok([b0, b1])
 }
@@ -198,6 +207,32 @@ mod tests {
                 let mut out = vec![0u8; 400];
                 let _ = decompress(cell, &src, &mut out);
             }
+        }
+    }
+
+    #[test]
+    fn short_streams_for_large_blocks_fail_before_writing() {
+        // A 1024 x 1024 block needs 65,536 cells of 4 x 4 (16,384 of 8 x 8),
+        // each at least 2 bytes of stream; 100 bytes of `same` tokens cannot
+        // hold it, and the decoder must say so without touching `dest`.
+        let mut src = vec![2u8];
+        src.extend_from_slice(&1024i32.to_le_bytes());
+        src.extend_from_slice(&1024i32.to_le_bytes());
+        for _ in 0..50 {
+            src.extend_from_slice(&[64, 7]);
+        }
+        for cell in [4u8, 8] {
+            let mut out = vec![0xAAu8; 1024 * 1024];
+            assert!(decompress(cell, &src, &mut out) < 0, "cell {cell}");
+            assert!(out.iter().all(|&b| b == 0xAA), "cell {cell}");
+        }
+        // The same tokens for a block they do cover decode to it.
+        for (cell, side) in [(4u8, 20i32), (8, 40)] {
+            src[1..5].copy_from_slice(&side.to_le_bytes());
+            src[5..9].copy_from_slice(&side.to_le_bytes());
+            let mut out = vec![0u8; (side * side) as usize];
+            assert_eq!(decompress(cell, &src[..9 + 50], &mut out), side * side);
+            assert!(out.iter().all(|&b| b == 7), "cell {cell}");
         }
     }
 }

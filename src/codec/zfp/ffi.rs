@@ -262,6 +262,15 @@ pub fn decompress(
     if n == 0 || Some(out.len()) != n.checked_mul(scalar.size()) {
         return Err(DecodeError::Zfp);
     }
+    // Every zfp block takes at least one bit in every mode: a stream with
+    // fewer bits than the field has blocks is cut short whatever it holds.
+    // Saying so now keeps a few bytes that claim a field of gigabytes from
+    // being decoded into it (and the padded copy below from being sized for
+    // it).
+    let blocks = dims.iter().map(|d| d.div_ceil(4)).product::<usize>();
+    if input.len().saturating_mul(8) < blocks {
+        return Err(DecodeError::Truncated);
+    }
     let zfp = open_stream(mode, scalar, dims.len()).ok_or(DecodeError::Zfp)?;
     let cap = stream_bound(&zfp, scalar, dims).ok_or(DecodeError::Zfp)?;
     // The reader may go as far as `cap` bytes whatever the stream says: read

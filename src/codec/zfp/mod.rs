@@ -382,6 +382,24 @@ mod tests {
     }
 
     #[test]
+    fn a_few_bytes_for_a_large_field_fail_before_decoding() {
+        // 256 x 256 x 256 floats are 262,144 zfp blocks: 8 bytes of stream
+        // (64 bits, at least one per block) cannot hold them, whatever the
+        // mode; the output is left as it was.
+        let shape = [256, 256, 256];
+        let mut out = vec![0xAAu8; 256 * 256 * 256 * 4];
+        for (kind, meta) in [
+            (Kind::Accuracy, 0xfe),
+            (Kind::Precision, 2),
+            (Kind::Rate, 30),
+        ] {
+            let r = decompress_block(kind, meta, &shape, 4, &[0u8; 8], &mut out);
+            assert_eq!(r, Error::Failure.code(), "{kind:?}");
+        }
+        assert!(out.iter().all(|&b| b == 0xAA));
+    }
+
+    #[test]
     fn bad_streams_and_shapes_fail_cleanly() {
         let src = to_bytes(&field(4 * 8 * 8 * 5, 5), 4);
         let shape = [4, 8, 8, 5];
