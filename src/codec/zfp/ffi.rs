@@ -246,6 +246,8 @@ pub enum DecodeError {
     Zfp,
     /// The stream ended before all the blocks were read.
     Truncated,
+    /// A working buffer (about the size of the field) could not be had.
+    Memory,
 }
 
 /// Decompress the zfp stream `input` into `out`, which must hold exactly the
@@ -275,7 +277,8 @@ pub fn decompress(
     let cap = stream_bound(&zfp, scalar, dims).ok_or(DecodeError::Zfp)?;
     // The reader may go as far as `cap` bytes whatever the stream says: read
     // from a zero-padded copy of at least that size.
-    let mut padded = to_words(input, cap.div_ceil(8));
+    let mut padded = zeroed_words(cap.div_ceil(8).max(input.len().div_ceil(8)))?;
+    fill_words(&mut padded, input);
     let padded_bytes = padded.len() * 8;
     // zfp stores whole floats/doubles: give it aligned storage.
     let mut aligned_out: Vec<u64> = Vec::new();
@@ -283,7 +286,7 @@ pub fn decompress(
     let target: *mut u8 = if direct {
         out.as_mut_ptr()
     } else {
-        aligned_out = vec![0u64; out.len().div_ceil(8)];
+        aligned_out = zeroed_words(out.len().div_ceil(8))?;
         aligned_out.as_mut_ptr() as *mut u8
     };
     // SAFETY: `target` holds exactly n values of `scalar` (out, or a buffer of
@@ -322,12 +325,25 @@ pub fn decompress(
 /// `bytes` in native-order words, zero-padded to at least `min_words` words.
 fn to_words(bytes: &[u8], min_words: usize) -> Vec<u64> {
     let mut v = vec![0u64; bytes.len().div_ceil(8).max(min_words)];
-    for (w, c) in v.iter_mut().zip(bytes.chunks(8)) {
+    fill_words(&mut v, bytes);
+    v
+}
+
+/// `n` zero words, or [`DecodeError::Memory`]: the decoder's buffers are
+/// sized by the field the chunk claims, which may be more than the system
+/// gives.
+fn zeroed_words(n: usize) -> Result<Vec<u64>, DecodeError> {
+    bytemuck::allocation::try_zeroed_vec(n).map_err(|()| DecodeError::Memory)
+}
+
+/// `bytes` into the first words of `words` (native order; the last word
+/// zero-padded). `words` holds at least `bytes.len().div_ceil(8)` words.
+fn fill_words(words: &mut [u64], bytes: &[u8]) {
+    for (w, c) in words.iter_mut().zip(bytes.chunks(8)) {
         let mut b = [0u8; 8];
         b[..c.len()].copy_from_slice(c);
         *w = u64::from_ne_bytes(b);
     }
-    v
 }
 
 /// The first `dest.len()` bytes of `words` (native order) into `dest`.

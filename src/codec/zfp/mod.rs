@@ -126,7 +126,9 @@ pub fn compress_block(
 /// `blockshape` (C order) of `typesize`-byte values.  Returns `dest.len()`
 /// (bytes past the block, if any, are zeroed); `BLOSC2_ERROR_FAILURE` when
 /// the shape or typesize is unusable or does not fit `dest`, or when the
-/// stream is cut short; 0 when zfp decodes nothing.
+/// stream is cut short; `BLOSC2_ERROR_MEMORY_ALLOC` when the working
+/// buffers (about the block's size) cannot be had; 0 when zfp decodes
+/// nothing.
 pub fn decompress_block(
     kind: Kind,
     meta: u8,
@@ -163,6 +165,7 @@ pub fn decompress_block(
         }
         Err(DecodeError::Zfp) => 0,
         Err(DecodeError::Truncated) => failure,
+        Err(DecodeError::Memory) => Error::MemoryAlloc.code(),
     }
 }
 
