@@ -7,9 +7,12 @@
 #include <blosc2.h>
 #include "fuzz_init.h"
 
-int blosc2_fuzz_bloscpack_read(const uint8_t *data, size_t size);
+int blosc2_fuzz_bloscpack_read(const uint8_t *data, size_t size, int64_t max_chunk_nbytes,
+                               int64_t max_total_nbytes);
 
+/* Chunks claiming more than 1 MiB, or past 4 MiB over the file, are read
+   but not decompressed (as read_schunk.h bounds the frame targets). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  (void)blosc2_fuzz_bloscpack_read(data, size);
+  (void)blosc2_fuzz_bloscpack_read(data, size, 1024 * 1024, 4 * 1024 * 1024);
   return 0;
 }

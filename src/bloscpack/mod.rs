@@ -547,9 +547,13 @@ impl<R: Read> Reader<R> {
         let Some(c) = self.next_compressed()? else {
             return Ok(None);
         };
-        let d = chunk::decompress(&self.dparams, &c)
-            .map_err(|e| BpError::new(format!("corrupt Bloscpack file: chunk {i}: {e}")))?;
-        Ok(Some(d))
+        self.decompress(i, &c).map(Some)
+    }
+
+    /// Decompress chunk `i` (`c`, as [`Reader::next_compressed`] gave it).
+    pub fn decompress(&self, i: i64, c: &[u8]) -> Result<Vec<u8>, BpError> {
+        chunk::decompress(&self.dparams, c)
+            .map_err(|e| BpError::new(format!("corrupt Bloscpack file: chunk {i}: {e}")))
     }
 
     /// Decompress with this many threads.
