@@ -1,6 +1,6 @@
 #!/bin/bash
 # The many-core measurement of issue 21: the reference c-blosc2 against ours
-# (benches/vs_reference.rs) at 1, 2, 4, 8 and 16 threads, 4 MiB and 64 KiB
+# (benches/vs_reference/) at 1, 2, 4, 8 and 16 threads, 4 MiB and 64 KiB
 # chunks, in one go meant to fit in 8 minutes on the 16-core Xeon (about 6.5:
 # 4 MiB about 300 s, 64 KiB 100 s, in benches/results/xeon-16c/).
 #

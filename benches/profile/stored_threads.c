@@ -2,7 +2,7 @@
    ROUNDS times in one process, each round with freshly allocated buffers:
    random bytes do not compress, so every call is one 4 MiB copy, split in
    two with two threads.  Prints, per round, the best of five passes of 150
-   calls each (as benches/vs_reference.rs times a row).  Shows how much the
+   calls each (as benches/vs_reference/ times a row).  Shows how much the
    two-thread speed of such rows depends on where the buffers land:
 
      gcc -O2 -I.ref/blosc2/include benches/profile/stored_threads.c -o stored_threads -ldl
