@@ -166,7 +166,7 @@ pub(super) fn decode_block(
             &mut out[..]
         };
         let mut src = &p.src[p.bstart(j)..];
-        for dst in target.chunks_exact_mut(lay.neblock) {
+        for dst in lay.slots_mut(target) {
             let (stream, rest) = next_stream(src, lay.neblock)?;
             src = rest;
             write_stream(p, &lay, stream, dst)?;
@@ -211,7 +211,7 @@ fn decode_shuffled_rows(
     // At most 16 rows: `Layout::shuffle_rows` needs a rows kernel.
     let mut streams = [Stream::Fill(0); 16];
     let mut src = &p.src[p.bstart(j)..];
-    for (k, dst) in a.chunks_exact_mut(lay.neblock).enumerate() {
+    for (k, dst) in lay.slots_mut(a).enumerate() {
         let (stream, rest) = next_stream(src, lay.neblock)?;
         src = rest;
         streams[k] = stream;
@@ -219,7 +219,7 @@ fn decode_shuffled_rows(
             write_stream(p, lay, stream, dst)?;
         }
     }
-    unshuffle_stream_rows(p, lay, &streams[..a.len() / lay.neblock], a, out)
+    unshuffle_stream_rows(p, lay, &streams[..lay.nstreams], a, out)
 }
 
 /// Undo the byte shuffle of a block whose streams ([`Layout::shuffle_rows`])
@@ -234,11 +234,11 @@ pub(super) fn unshuffle_stream_rows(
 ) -> Result<()> {
     let mut rows: [&[u8]; 16] = [&[]; 16];
     let rows = &mut rows[..streams.len()];
-    for ((row, stream), row_decoded) in rows
-        .iter_mut()
-        .zip(streams)
-        .zip(decoded.chunks_exact(lay.neblock))
-    {
+    let mut decoded = decoded;
+    for (row, stream) in rows.iter_mut().zip(streams) {
+        // `decoded` holds one stream's room per stream.
+        let (row_decoded, rest) = decoded.split_at(lay.neblock);
+        decoded = rest;
         *row = match *stream {
             Stream::Raw(data) => data,
             _ => row_decoded,
@@ -257,6 +257,8 @@ pub(super) struct Layout {
     filters_meta: [u8; MAX_FILTERS],
     /// Bytes per stream; the streams fill the block exactly.
     pub neblock: usize,
+    /// Streams per block (`neblock * nstreams` is the block's size).
+    pub nstreams: usize,
     /// The streams go to the scratch buffer (a filter or postfilter runs
     /// after them), not to the output.
     pub in_tmp: bool,
@@ -272,6 +274,21 @@ pub(super) struct Layout {
 }
 
 impl Layout {
+    /// The streams' places in `block` (`nstreams` of `neblock` bytes each,
+    /// as the block's size is): cut one after the other, where
+    /// `chunks_exact_mut` would divide the length first (a division costs
+    /// as much as the rest of a small block's bookkeeping).
+    #[inline(always)]
+    pub fn slots_mut<'b>(&self, block: &'b mut [u8]) -> impl Iterator<Item = &'b mut [u8]> {
+        let neblock = self.neblock;
+        let mut rest = block;
+        (0..self.nstreams).map(move |_| {
+            let (slot, after) = std::mem::take(&mut rest).split_at_mut(neblock);
+            rest = after;
+            slot
+        })
+    }
+
     #[inline(always)]
     pub fn new(
         p: &Parsed,
@@ -311,6 +328,7 @@ impl Layout {
             filters,
             filters_meta,
             neblock,
+            nstreams,
             in_tmp,
             postfilter,
             // Streams stored raw straight into the output of a large chunk

@@ -71,7 +71,7 @@ fn shared(
 ) -> Result<()> {
     let bsize = out.len();
     let lay = Layout::new(p, dparams, bsize, false)?;
-    let nstreams = bsize / lay.neblock;
+    let nstreams = lay.nstreams;
     let mut streams = Vec::with_capacity(nstreams);
     let mut src = &p.src[p.bstart(0)..];
     for _ in 0..nstreams {
@@ -94,10 +94,7 @@ fn shared(
         } else {
             &mut out[..]
         };
-        let slots: Vec<Mutex<&mut [u8]>> = target
-            .chunks_exact_mut(lay.neblock)
-            .map(Mutex::new)
-            .collect();
+        let slots: Vec<Mutex<&mut [u8]>> = lay.slots_mut(target).map(Mutex::new).collect();
         let next = AtomicUsize::new(0);
         let error = FirstError::default();
         let lay = &lay;

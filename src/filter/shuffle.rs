@@ -310,7 +310,10 @@ pub fn unshuffle_rows(kernel: Kernel, rows: &[&[u8]], dest: &mut [u8], streaming
     if !takes_start(kernel, ts) {
         return false;
     }
-    let n = dest.len() / ts;
+    // `takes_start` holds for typesizes 2, 4, 8 and 16 only: a shift, not a
+    // division (which would cost as much as the rest of this call's
+    // bookkeeping for a 4 KiB block).
+    let n = dest.len() >> ts.trailing_zeros();
     assert!(dest.len() == n * ts && rows.iter().all(|r| r.len() == n));
     let start = unshuffle_start(kernel, ts, n, dest, streaming);
     let row = |j: usize| rows[j];
