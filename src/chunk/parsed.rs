@@ -107,6 +107,32 @@ impl<'a> Parsed<'a> {
     }
 }
 
+/// The dictionary stored at `src[at..]` (an int32 size, then the bytes)
+/// of a chunk whose codec format is `compformat`, checked: the size within
+/// 1..=`MAX_DICT_SIZE` (`CodecDict`), the bytes inside `src`
+/// (`ReadBuffer`), and for zstd a dictionary zstd accepts. Regular and
+/// VL-block chunks store it the same way, after their block starts.
+pub(super) fn read_dict(src: &[u8], at: usize, compformat: u8) -> Result<DecompressDict<'_>> {
+    if src.len() < at + 4 {
+        return Err(Error::ReadBuffer);
+    }
+    let dsize = i32::from_le_bytes(src[at..at + 4].try_into().unwrap_or([0; 4]));
+    if dsize <= 0 || dsize > MAX_DICT_SIZE {
+        return Err(Error::CodecDict);
+    }
+    let dsize = dsize as usize;
+    if src.len() < at + 4 + dsize {
+        return Err(Error::ReadBuffer);
+    }
+    let bytes = &src[at + 4..at + 4 + dsize];
+    let zstd = if compformat == codec::FORMAT_ZSTD {
+        Some(codec::zstd::ddict(bytes).ok_or(Error::CodecDict)?)
+    } else {
+        None
+    };
+    Ok(DecompressDict { bytes, zstd })
+}
+
 /// The checks of a chunk's block-start table and dictionary, which set
 /// `p.dict`: the last step of [`parse`].
 #[inline(always)]
@@ -122,28 +148,7 @@ pub(super) fn check_tables(p: &mut Parsed) -> Result<()> {
         return Err(Error::ReadBuffer);
     }
     if p.h.use_dict() {
-        if src.len() < bstarts_end + 4 {
-            return Err(Error::ReadBuffer);
-        }
-        let dsize = i32::from_le_bytes(
-            src[bstarts_end..bstarts_end + 4]
-                .try_into()
-                .unwrap_or([0; 4]),
-        );
-        if dsize <= 0 || dsize > MAX_DICT_SIZE {
-            return Err(Error::CodecDict);
-        }
-        let dsize = dsize as usize;
-        if src.len() < bstarts_end + 4 + dsize {
-            return Err(Error::ReadBuffer);
-        }
-        let bytes = &src[bstarts_end + 4..bstarts_end + 4 + dsize];
-        let zstd = if p.h.compformat() == codec::FORMAT_ZSTD {
-            Some(codec::zstd::ddict(bytes).ok_or(Error::CodecDict)?)
-        } else {
-            None
-        };
-        p.dict = Some(DecompressDict { bytes, zstd });
+        p.dict = Some(read_dict(src, bstarts_end, p.h.compformat())?);
     }
     for j in 0..nblocks {
         let b = p.bstart(j);

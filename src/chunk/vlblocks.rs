@@ -42,27 +42,11 @@ impl<'a> VlChunk<'a> {
             return Err(Error::ReadBuffer);
         }
         let rd = |at: usize| i32::from_le_bytes(src[at..at + 4].try_into().unwrap_or([0; 4]));
-        let mut dict = None;
-        if h.use_dict() {
-            if src.len() < bstarts_end + 4 {
-                return Err(Error::ReadBuffer);
-            }
-            let dsize = rd(bstarts_end);
-            if dsize <= 0 || dsize > MAX_DICT_SIZE {
-                return Err(Error::CodecDict);
-            }
-            let dsize = dsize as usize;
-            if src.len() < bstarts_end + 4 + dsize {
-                return Err(Error::ReadBuffer);
-            }
-            let bytes = &src[bstarts_end + 4..bstarts_end + 4 + dsize];
-            let zstd = if h.compformat() == codec::FORMAT_ZSTD {
-                Some(codec::zstd::ddict(bytes).ok_or(Error::CodecDict)?)
-            } else {
-                None
-            };
-            dict = Some(DecompressDict { bytes, zstd });
-        }
+        let dict = if h.use_dict() {
+            Some(super::parsed::read_dict(src, bstarts_end, h.compformat())?)
+        } else {
+            None
+        };
         // Each block takes room in `src` (its start, size and stream).
         let mut blocks = crate::alloc::vec_within(nblocks, src.len())?;
         let mut total = 0usize;
