@@ -75,21 +75,43 @@ fn aligning_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8]) -> usize {
 const ALIGN_FROM: usize = 32 << 10;
 
 /// The same for the unshuffles, whose stores are consecutive: the first
-/// element whose bytes start on a 64-byte boundary, when one of the next
-/// 64 bytes does (a destination a multiple of `ts` bytes past one; else
-/// 0), for blocks of [`ALIGN_FROM`] bytes and more and for every block
-/// written with streaming stores (which must not split lines).  From 16
-/// bytes past a boundary, unshuffling 64 KiB (in the cache) ran at
-/// 0.72-0.89 of memcpy's speed against 0.95-0.98 from one.
+/// element whose bytes start on a boundary of the kernel's store width, when
+/// one of the next that many bytes does (a destination a multiple of `ts` bytes
+/// past one; else 0), for blocks of [`ALIGN_FROM`] bytes and more and for
+/// every block written with streaming stores (which must not split lines).
+/// From 16 bytes past a boundary, unshuffling 64 KiB (in the cache) ran at
+/// 0.72-0.89 of memcpy's speed against 0.95-0.98 from one.  The boundary
+/// is the kernel's store width ([`unshuffle_align`]): a 32-byte store on a
+/// 32-byte boundary stays in one line, so aligning AVX2's stores to 64
+/// would only add an edge pass.
 fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8], streaming: bool) -> usize {
+    let align = unshuffle_align(kernel, ts, streaming);
     if !takes_start(kernel, ts) || (n * ts < ALIGN_FROM && !streaming) {
         return 0;
     }
-    let bytes = (64 - dest.as_ptr() as usize % 64) % 64;
+    let bytes = (align - dest.as_ptr() as usize % align) % align;
     if bytes.is_multiple_of(ts) {
         (bytes / ts).min(n)
     } else {
         0
+    }
+}
+
+/// Where streaming stores start: on a line.
+const STREAMING_ALIGN: usize = 64;
+
+/// The boundary [`unshuffle_start`] aligns the stores of the unshuffle
+/// kernel for `kernel` and `ts` to: a line for streaming stores and for
+/// the AVX-512 kernels' 64-byte stores (typesizes 2 and 16), 32 bytes for
+/// the AVX2 kernels' stores.  On the 2-core Xeon VM, unshuffling 32 KiB of
+/// typesize 4 whose destination lies 32 bytes past a line ran at 51.5 GB/s
+/// aligned to 64 (an edge pass) against the reference's 55.9
+/// (`KERNELS_LEN=32768 KERNELS_OFFSET=32 cargo bench --bench kernels -- 4`).
+fn unshuffle_align(kernel: Kernel, ts: usize, streaming: bool) -> usize {
+    if streaming || (kernel == Kernel::Avx512 && matches!(ts, 2 | 16)) {
+        STREAMING_ALIGN
+    } else {
+        32
     }
 }
 
@@ -315,7 +337,8 @@ pub fn unshuffle_rows(kernel: Kernel, rows: &[&[u8]], dest: &mut [u8], streaming
     // bookkeeping for a 4 KiB block).
     let n = dest.len() >> ts.trailing_zeros();
     assert!(dest.len() == n * ts && rows.iter().all(|r| r.len() == n));
-    let start = unshuffle_start(kernel, ts, n, dest, streaming);
+    // The rows kernel is AVX2's whatever `kernel` is.
+    let start = unshuffle_start(Kernel::Avx2, ts, n, dest, streaming);
     let row = |j: usize| rows[j];
     // SAFETY: `takes_start` holds only for the AVX2 and AVX-512 kernels,
     // which `usable()` yields only when the CPU has AVX2.
