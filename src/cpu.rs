@@ -186,6 +186,47 @@ pub fn features() -> &'static Features {
     })
 }
 
+/// Who made the CPU: for the few choices between two implementations of
+/// the same thing that measured one way on Intel cores and the other on
+/// AMD ones (`codec::zlib`'s decoder).  Not capped by [`OVERRIDE_VAR`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vendor {
+    /// "GenuineIntel".
+    Intel,
+    /// "AuthenticAMD".
+    Amd,
+    /// Any other vendor, and every CPU that is not x86_64.
+    Other,
+}
+
+/// The running CPU's vendor, read on the first call.
+pub fn vendor() -> Vendor {
+    static VENDOR: OnceLock<Vendor> = OnceLock::new();
+    *VENDOR.get_or_init(detect_vendor)
+}
+
+/// The vendor string of CPUID leaf 0 (EBX, EDX, ECX), as a [`Vendor`].
+fn detect_vendor() -> Vendor {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // `__cpuid` is a safe function in recent Rust releases and an
+        // unsafe one in older ones (this crate's rust-version among them).
+        #[allow(unused_unsafe)]
+        // SAFETY: every x86_64 CPU has CPUID, and leaf 0 always exists.
+        let r = unsafe { std::arch::x86_64::__cpuid(0) };
+        let mut id = [0u8; 12];
+        id[..4].copy_from_slice(&r.ebx.to_le_bytes());
+        id[4..8].copy_from_slice(&r.edx.to_le_bytes());
+        id[8..].copy_from_slice(&r.ecx.to_le_bytes());
+        match &id {
+            b"GenuineIntel" => return Vendor::Intel,
+            b"AuthenticAMD" => return Vendor::Amd,
+            _ => {}
+        }
+    }
+    Vendor::Other
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,5 +297,23 @@ mod tests {
         if !cfg!(target_arch = "x86_64") {
             assert!(!hw.sse2 && !hw.avx2 && !hw.avx512f);
         }
+    }
+
+    /// The vendor read through CPUID is the one Linux reports.
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    #[test]
+    fn vendor_matches_proc_cpuinfo() {
+        let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return;
+        };
+        let Some(line) = info.lines().find(|l| l.starts_with("vendor_id")) else {
+            return;
+        };
+        let expect = match line.split(':').nth(1).map(str::trim) {
+            Some("GenuineIntel") => Vendor::Intel,
+            Some("AuthenticAMD") => Vendor::Amd,
+            _ => Vendor::Other,
+        };
+        assert_eq!(vendor(), expect);
     }
 }

@@ -44,9 +44,10 @@
 //! - Decompression: libdeflate for streams whose first block uses the fixed
 //!   Huffman codes (zlib-ng's level 1: 1.1-1.4x zlib-ng's speed, where
 //!   zlib-rs runs at 0.7-1.0x), and for other streams of unshuffled data
-//!   that expand less than 8x (about 1.1-1.2x); zlib-rs for the rest (long
-//!   matches and shuffled data, where libdeflate falls to 0.2-0.9x and
-//!   zlib-rs runs at 0.85-1.05x). zlib-rs inflates the raw deflate data and
+//!   that expand less than 8x (about 1.1-1.2x), or at any expansion on
+//!   Intel CPUs; zlib-rs for the rest (long matches and shuffled data,
+//!   where libdeflate falls to 0.2-0.9x and zlib-rs runs at 0.85-1.05x; on
+//!   Intel, unshuffled long matches decode at 1.02-1.05x with libdeflate). zlib-rs inflates the raw deflate data and
 //!   the Adler-32 trailer is checked by `codec::adler32` (an AVX-512 VNNI
 //!   kernel where the CPU has one).
 //!
@@ -490,8 +491,20 @@ mod imp {
     }
 
     /// Expansion ratio from which zlib-rs decompresses unshuffled data
-    /// (below, libdeflate).
+    /// (below, libdeflate), except on Intel CPUs ([`libdeflate_decodes`]).
     pub(super) const LIBDEFLATE_BELOW: usize = 8;
+
+    /// Whether libdeflate decodes a stream of unshuffled data that expands
+    /// from `src_len` to `dest_len` bytes: below [`LIBDEFLATE_BELOW`] times
+    /// on every CPU, and at any expansion on Intel's.  Above 8x (long
+    /// matches, as in mostly-zero integers) libdeflate decoded at 1.02-1.05x
+    /// zlib-ng's speed on the Xeon VM and zlib-rs at 0.92-0.95x; on Zen 3
+    /// libdeflate at 0.78-0.80x and zlib-rs at 0.94-0.95x, on Zen 5 both at
+    /// 0.83-0.87x (`benches/results/*/zlib-backends.txt`).
+    fn libdeflate_decodes(src_len: usize, dest_len: usize) -> bool {
+        dest_len < LIBDEFLATE_BELOW.saturating_mul(src_len)
+            || crate::cpu::vendor() == crate::cpu::Vendor::Intel
+    }
 
     /// Inflate zlib stream `src` with `d`, a raw-deflate state: the 2-byte
     /// header is checked here and the Adler-32 trailer against
@@ -522,12 +535,12 @@ mod imp {
     /// Decompress a zlib stream (Adler-32 checked); `None` on error or when
     /// it does not end within `dest`. libdeflate decodes streams whose first
     /// block has fixed Huffman codes, and streams of unshuffled data
-    /// (`shuffled` false) that expand less than `LIBDEFLATE_BELOW` times;
+    /// (`shuffled` false) where [`libdeflate_decodes`] says so;
     /// zlib-rs, with one state per thread reset and reused, the others (see
     /// the module comment).
     pub fn decompress(src: &[u8], dest: &mut [u8], shuffled: bool) -> Option<usize> {
         let libdeflate = super::fixed_huffman_first(src)
-            || (!shuffled && dest.len() < LIBDEFLATE_BELOW.saturating_mul(src.len()));
+            || (!shuffled && libdeflate_decodes(src.len(), dest.len()));
         if libdeflate {
             return with_kept(&DECOMPRESSOR, |slot| {
                 slot.get_or_insert_with(Decompressor::new)
