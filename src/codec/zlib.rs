@@ -41,15 +41,19 @@
 //!   probe tells them apart: the first 8 KiB compressed by libdeflate at
 //!   level 1 (a few percent of a level-7-9 compression) shrinking at least
 //!   8x.
-//! - Decompression: libdeflate for streams whose first block uses the fixed
-//!   Huffman codes (zlib-ng's level 1: 1.1-1.4x zlib-ng's speed, where
-//!   zlib-rs runs at 0.7-1.0x), and for other streams of unshuffled data
-//!   that expand less than 8x (about 1.1-1.2x), or at any expansion on
-//!   Intel CPUs; zlib-rs for the rest (long matches and shuffled data,
-//!   where libdeflate falls to 0.2-0.9x and zlib-rs runs at 0.85-1.05x; on
-//!   Intel, unshuffled long matches decode at 1.02-1.05x with libdeflate). zlib-rs inflates the raw deflate data and
-//!   the Adler-32 trailer is checked by `codec::adler32` (an AVX-512 VNNI
-//!   kernel where the CPU has one).
+//! - Decompression: libdeflate, given readable room after each stream
+//!   (`padded.rs`: without it, libdeflate decodes the last stretch of a
+//!   highly compressible stream a byte at a time), for every stream on
+//!   Intel CPUs, where it measured 1.04-1.7x zlib-ng's speed on every kind
+//!   of block. Elsewhere, as measured on Zen 3 and Zen 5 before the room:
+//!   libdeflate for streams whose first block uses the fixed Huffman codes
+//!   (zlib-ng's level 1: 1.1-1.4x zlib-ng's speed, where zlib-rs runs at
+//!   0.7-1.0x) and for other streams of unshuffled data that expand less
+//!   than 8x (about 1.1-1.2x); zlib-rs for the rest (long matches and
+//!   shuffled data, where libdeflate fell to 0.2-0.9x and zlib-rs runs at
+//!   0.85-1.05x). zlib-rs inflates the raw deflate data and the Adler-32
+//!   trailer is checked by `codec::adler32` (an AVX-512 VNNI kernel where
+//!   the CPU has one).
 //!
 //! With the `zlib-ng` feature: zlib-ng through `flate2` for everything, a fresh
 //! stream per call like the reference's `compress2` (the reference's bytes at
@@ -84,10 +88,14 @@
 //! streams on random sequences of sizes, levels, contents and output room.
 
 #[cfg(not(feature = "zlib-ng"))]
+mod padded;
+
+#[cfg(not(feature = "zlib-ng"))]
 mod imp {
     use super::super::incompressible::{self, Stretch};
+    use super::padded::PaddedInflater;
     use super::Layout;
-    use libdeflater::{CompressionLvl, Compressor, Decompressor};
+    use libdeflater::{CompressionLvl, Compressor};
     use std::cell::RefCell;
     use std::thread::LocalKey;
     use zlib_rs::{Deflate, DeflateFlush, Inflate, InflateFlush, Status};
@@ -122,7 +130,7 @@ mod imp {
         static DEFLATE_RAW: RefCell<Option<KeptDeflate>> = const { RefCell::new(None) };
         static INFLATE: RefCell<Option<Inflate>> = const { RefCell::new(None) };
         static LIBDEFLATE: RefCell<Option<(i32, Compressor)>> = const { RefCell::new(None) };
-        static DECOMPRESSOR: RefCell<Option<Decompressor>> = const { RefCell::new(None) };
+        static DECOMPRESSOR: RefCell<Option<PaddedInflater>> = const { RefCell::new(None) };
         static PROBE: RefCell<Option<(Compressor, Vec<u8>)>> = const { RefCell::new(None) };
         static SPILL: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
     }
@@ -494,16 +502,20 @@ mod imp {
     /// (below, libdeflate), except on Intel CPUs ([`libdeflate_decodes`]).
     pub(super) const LIBDEFLATE_BELOW: usize = 8;
 
-    /// Whether libdeflate decodes a stream of unshuffled data that expands
-    /// from `src_len` to `dest_len` bytes: below [`LIBDEFLATE_BELOW`] times
-    /// on every CPU, and at any expansion on Intel's.  Above 8x (long
-    /// matches, as in mostly-zero integers) libdeflate decoded at 1.02-1.05x
-    /// zlib-ng's speed on the Xeon VM and zlib-rs at 0.92-0.95x; on Zen 3
-    /// libdeflate at 0.78-0.80x and zlib-rs at 0.94-0.95x, on Zen 5 both at
-    /// 0.83-0.87x (`benches/results/*/zlib-backends.txt`).
-    fn libdeflate_decodes(src_len: usize, dest_len: usize) -> bool {
-        dest_len < LIBDEFLATE_BELOW.saturating_mul(src_len)
-            || crate::cpu::vendor() == crate::cpu::Vendor::Intel
+    /// Whether libdeflate ([`PaddedInflater`]) decodes zlib stream `src`
+    /// of `dest_len` bytes: every stream on Intel CPUs; elsewhere streams
+    /// whose first block has fixed Huffman codes, and unshuffled streams
+    /// that expand less than [`LIBDEFLATE_BELOW`] times. With room past
+    /// the stream libdeflate decoded every kind of block measured on the
+    /// Xeon VM at 1.04-1.7x zlib-ng's speed, where zlib-rs runs at
+    /// 0.85-1.05x (docs/performance.md, session 24). The rule for other
+    /// CPUs was measured on Zen 3 and Zen 5 without the room, when
+    /// libdeflate lost on long matches (0.78-0.87x): most likely the same
+    /// byte loop, not measured there since.
+    fn libdeflate_decodes(src: &[u8], dest_len: usize, shuffled: bool) -> bool {
+        crate::cpu::vendor() == crate::cpu::Vendor::Intel
+            || super::fixed_huffman_first(src)
+            || (!shuffled && dest_len < LIBDEFLATE_BELOW.saturating_mul(src.len()))
     }
 
     /// Inflate zlib stream `src` with `d`, a raw-deflate state: the 2-byte
@@ -533,21 +545,23 @@ mod imp {
     }
 
     /// Decompress a zlib stream (Adler-32 checked); `None` on error or when
-    /// it does not end within `dest`. libdeflate decodes streams whose first
-    /// block has fixed Huffman codes, and streams of unshuffled data
-    /// (`shuffled` false) where [`libdeflate_decodes`] says so;
-    /// zlib-rs, with one state per thread reset and reused, the others (see
-    /// the module comment).
+    /// it does not end within `dest`. libdeflate decodes the streams
+    /// [`libdeflate_decodes`] names, zlib-rs the others, each with one
+    /// state per thread reused (see the module comment).
     pub fn decompress(src: &[u8], dest: &mut [u8], shuffled: bool) -> Option<usize> {
-        let libdeflate = super::fixed_huffman_first(src)
-            || (!shuffled && libdeflate_decodes(src.len(), dest.len()));
-        if libdeflate {
-            return with_kept(&DECOMPRESSOR, |slot| {
-                slot.get_or_insert_with(Decompressor::new)
-                    .zlib_decompress(src, dest)
-                    .ok()
+        if libdeflate_decodes(src, dest.len(), shuffled) {
+            let kept = with_kept(&DECOMPRESSOR, |slot| {
+                if slot.is_none() {
+                    *slot = PaddedInflater::new();
+                }
+                slot.as_mut().map(|d| d.decompress(src, dest))
             })
-            .unwrap_or_else(|| Decompressor::new().zlib_decompress(src, dest).ok());
+            .flatten()
+            .or_else(|| PaddedInflater::new().map(|mut d| d.decompress(src, dest)));
+            // Without a libdeflate decompressor (no memory), zlib-rs.
+            if let Some(r) = kept {
+                return r;
+            }
         }
         with_kept(&INFLATE, |slot| {
             let d = match slot.as_mut() {
