@@ -154,19 +154,16 @@ pub(super) fn decode_block(
         return Ok(());
     }
     let lay = Layout::new(p, dparams, bsize, leftover_block)?;
-    scratch.ensure(bsize)?;
+    scratch.ensure(bsize + DECODE_ROOM)?;
     let Scratch { a, b, .. } = scratch;
     if lay.shuffle_rows {
-        return decode_shuffled_rows(p, &lay, j, out, &mut a[..bsize]);
+        return decode_shuffled_rows(p, &lay, j, out, &mut a[..bsize + DECODE_ROOM]);
     }
-    {
-        let target: &mut [u8] = if lay.in_tmp {
-            &mut a[..bsize]
-        } else {
-            &mut out[..]
-        };
+    if lay.in_tmp {
+        write_streams_with_room(p, &lay, j, &mut a[..bsize + DECODE_ROOM], |_, _| true)?;
+    } else {
         let mut src = &p.src[p.bstart(j)..];
-        for dst in lay.slots_mut(target) {
+        for dst in lay.slots_mut(out) {
             let (stream, rest) = next_stream(src, lay.neblock)?;
             src = rest;
             write_stream(p, &lay, stream, dst)?;
@@ -210,16 +207,45 @@ fn decode_shuffled_rows(
 ) -> Result<()> {
     // At most 16 rows: `Layout::shuffle_rows` needs a rows kernel.
     let mut streams = [Stream::Fill(0); 16];
+    write_streams_with_room(p, lay, j, a, |k, stream| {
+        streams[k] = stream;
+        !matches!(stream, Stream::Raw(_))
+    })?;
+    unshuffle_stream_rows(p, lay, &streams[..lay.nstreams], a, out)
+}
+
+/// Bytes past a block in the scratch buffer that the block's last stream
+/// may be decoded into ([`write_streams_with_room`]); LZ4's decoder runs
+/// its fast loop only up to 64 bytes before the end of its destination
+/// (see `codec::decompress_stream_into`).
+const DECODE_ROOM: usize = 64;
+
+/// Decode block `j`'s streams in order into `buf` (the block, then
+/// [`DECODE_ROOM`] spare bytes), slot `k` at `k * lay.neblock`; the decoder
+/// of stream `k` may scribble past its slot, into slot `k + 1` (written
+/// after it) or the spare bytes. So only for a buffer of this thread's
+/// and streams written in order (not `split_decode`'s shared slots).
+/// `keep(k, stream)` sees each stream first; `false` leaves its slot
+/// unwritten.
+fn write_streams_with_room<'s>(
+    p: &Parsed<'s>,
+    lay: &Layout,
+    j: usize,
+    buf: &mut [u8],
+    mut keep: impl FnMut(usize, Stream<'s>) -> bool,
+) -> Result<()> {
+    debug_assert_eq!(buf.len(), lay.nstreams * lay.neblock + DECODE_ROOM);
     let mut src = &p.src[p.bstart(j)..];
-    for (k, dst) in lay.slots_mut(a).enumerate() {
+    let mut at = 0;
+    for k in 0..lay.nstreams {
         let (stream, rest) = next_stream(src, lay.neblock)?;
         src = rest;
-        streams[k] = stream;
-        if !matches!(stream, Stream::Raw(_)) {
-            write_stream(p, lay, stream, dst)?;
+        if keep(k, stream) {
+            put_stream_into(p, lay, stream, &mut buf[at..], lay.neblock)?;
         }
+        at += lay.neblock;
     }
-    unshuffle_stream_rows(p, lay, &streams[..lay.nstreams], a, out)
+    Ok(())
 }
 
 /// Undo the byte shuffle of a block whose streams ([`Layout::shuffle_rows`])
@@ -391,6 +417,32 @@ pub(super) fn next_stream(src: &[u8], neblock: usize) -> Result<(Stream<'_>, &[u
 #[inline(always)]
 pub(super) fn write_stream(p: &Parsed, lay: &Layout, stream: Stream, dst: &mut [u8]) -> Result<()> {
     put_stream(p, || &lay.info, lay.stream_raw, stream, dst)
+}
+
+/// [`write_stream`] of a stream of `len` bytes into `buf[..len]`, where a
+/// codec may also write into `buf[len..]` (see
+/// `codec::decompress_stream_into`).
+#[inline(always)]
+fn put_stream_into(
+    p: &Parsed,
+    lay: &Layout,
+    stream: Stream,
+    buf: &mut [u8],
+    len: usize,
+) -> Result<()> {
+    match stream {
+        Stream::Coded(data) => codec::decompress_stream_into(
+            p.h.compformat(),
+            p.h.udcompcode,
+            data,
+            buf,
+            len,
+            p.dict.as_ref(),
+            &lay.info,
+            p.src,
+        ),
+        _ => write_stream(p, lay, stream, &mut buf[..len]),
+    }
 }
 
 /// [`write_stream`] with its layout's pieces: the codec call's `info` (asked
