@@ -171,6 +171,23 @@ impl SuperChunk {
             }
             seen[o as usize] = true;
         }
+        // A fixed chunk size holds for chunks of that size but the last,
+        // which may be shorter; a short chunk moved elsewhere makes it
+        // variable (the reference keeps it, then maps items and reads its
+        // frame by the wrong size).
+        let saved_chunksize = self.chunksize;
+        if self.chunksize > 0 && n > 0 {
+            let cs = self.chunksize;
+            let mut fits = true;
+            for (k, &o) in order[..n].iter().enumerate() {
+                let nb = self.chunk_nbytes(o)?;
+                fits &= if k + 1 == n { nb <= cs } else { nb == cs };
+            }
+            if !fits {
+                self.store_special_offsets()?;
+                self.chunksize = 0;
+            }
+        }
         match &mut self.store {
             Store::Chunks(v) => {
                 let old = std::mem::take(v);
@@ -190,7 +207,11 @@ impl SuperChunk {
                 } else {
                     DataEdit::None
                 };
-                self.commit(edit, Some(offsets), None)
+                let r = self.commit(edit, Some(offsets), None);
+                if r.is_err() {
+                    self.chunksize = saved_chunksize;
+                }
+                r
             }
         }
     }

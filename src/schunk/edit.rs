@@ -72,6 +72,9 @@ impl SuperChunk {
                 _ => false,
             };
             if becomes_variable {
+                // Special offsets take their size from the fixed chunk size:
+                // store them as chunks while it still holds.
+                self.store_special_offsets()?;
                 variable = true;
                 chunksize = 0;
             }
@@ -110,6 +113,9 @@ impl SuperChunk {
         let saved = (self.chunksize, self.flags2, self.nbytes, self.cbytes);
         let (nb, cb, h) = self.check_chunk(&chunk, n, op)?;
         keep_only(&mut chunk, cb);
+        // A frame stores a special chunk as an offset only while its chunk
+        // size is fixed (the offset carries no size).
+        let fixed = self.chunksize > 0;
         self.nbytes += nb as i64;
         let r = if let Store::Chunks(v) = &mut self.store {
             self.cbytes += cb as i64;
@@ -121,7 +127,7 @@ impl SuperChunk {
             if f.sparse_dir().is_some() {
                 let mut cbytes = f.data_len();
                 let mut new_file = None;
-                let off = match special_kind(&h) {
+                let off = match special_kind(&h).filter(|_| fixed) {
                     Some(k) => special_offset(k).unwrap_or(0),
                     None => {
                         let id = f.add_sparse_chunk(&chunk)?;
@@ -138,7 +144,7 @@ impl SuperChunk {
                 }
                 r
             } else {
-                let (off, edit) = match special_kind(&h) {
+                let (off, edit) = match special_kind(&h).filter(|_| fixed) {
                     Some(k) => (special_offset(k).unwrap_or(0), DataEdit::None),
                     None => (f.data_len() as i64, DataEdit::Append(&chunk)),
                 };
@@ -148,6 +154,7 @@ impl SuperChunk {
         };
         if let Err(e) = r {
             (self.chunksize, self.flags2, self.nbytes, self.cbytes) = saved;
+            self.recount_frame_cbytes();
             return Err(e);
         }
         Ok(self.nchunks())
@@ -165,6 +172,8 @@ impl SuperChunk {
         let saved = (self.chunksize, self.flags2, self.nbytes, self.cbytes);
         let (nb, cb, h) = self.check_chunk(&chunk, n, Op::Update)?;
         keep_only(&mut chunk, cb);
+        // As in `insert_or_append`: special offsets need a fixed size.
+        let special = special_kind(&h).filter(|_| self.chunksize > 0);
         let r = (|| {
             let old_nb = self.chunk_nbytes(n)? as i64;
             self.nbytes += nb as i64 - old_nb;
@@ -186,7 +195,7 @@ impl SuperChunk {
                 // written: a replacement is staged beside it, then renamed.
                 let mut staged = None;
                 let mut new_file = None;
-                match special_kind(&h) {
+                match special {
                     Some(k) => offsets[n as usize] = special_offset(k).unwrap_or(0),
                     None if old >= 0 => {
                         f.stage_sparse_chunk(old, &chunk)?;
@@ -200,7 +209,7 @@ impl SuperChunk {
                         offsets[n as usize] = id;
                     }
                 }
-                let became_special = special_kind(&h).is_some() && old >= 0;
+                let became_special = special.is_some() && old >= 0;
                 let r = self.commit(DataEdit::Sparse { cbytes }, Some(offsets), None);
                 let f = self.frame().ok_or(Error::Failure)?;
                 return match r {
@@ -226,7 +235,6 @@ impl SuperChunk {
             }
             let span = f.chunk_span(n as usize)?;
             let data_len = f.data_len() as i64;
-            let special = special_kind(&h);
             let new_bytes: &[u8] = if special.is_some() { &[] } else { &chunk };
             let edit = match span {
                 Some((at, old_len)) => {
@@ -261,6 +269,7 @@ impl SuperChunk {
         })();
         if let Err(e) = r {
             (self.chunksize, self.flags2, self.nbytes, self.cbytes) = saved;
+            self.recount_frame_cbytes();
             return Err(e);
         }
         Ok(self.nchunks())
@@ -316,9 +325,81 @@ impl SuperChunk {
         })();
         if let Err(e) = r {
             (self.chunksize, self.flags2, self.nbytes, self.cbytes) = saved;
+            self.recount_frame_cbytes();
             return Err(e);
         }
         Ok(self.nchunks())
+    }
+}
+
+impl SuperChunk {
+    /// Store every chunk of a frame that is only a special offset (a chunk
+    /// of zeros, NaNs or uninitialized values, whose size the fixed chunk
+    /// size gives) as the 32-byte chunk it stands for; called before the
+    /// chunk size becomes variable, after which nothing in the frame would
+    /// tell those chunks' sizes (the reference leaves the offsets, and its
+    /// frame then fails to give those chunks back). What the super-chunk
+    /// holds is unchanged, and the frame stays valid at every step.
+    pub(super) fn store_special_offsets(&mut self) -> Result<()> {
+        let Some(f) = self.frame() else {
+            return Ok(());
+        };
+        let mut offsets = f.offsets().to_vec();
+        let specials: Vec<usize> = (0..offsets.len()).filter(|&i| offsets[i] < 0).collect();
+        if specials.is_empty() || self.chunksize <= 0 {
+            return Ok(());
+        }
+        let mut chunks = Vec::with_capacity(specials.len());
+        for &i in &specials {
+            let kind = crate::format::frame::offset_special(offsets[i])?;
+            chunks.push(self.special_chunk(i as i64, kind)?);
+        }
+        let f = self.frame().ok_or(Error::Failure)?;
+        if f.sparse_dir().is_none() {
+            let base = f.data_len() as i64;
+            let mut data = Vec::new();
+            for (&i, c) in specials.iter().zip(&chunks) {
+                offsets[i] = base + data.len() as i64;
+                data.extend_from_slice(c);
+            }
+            return self.commit(DataEdit::Append(&data), Some(offsets), None);
+        }
+        let mut cbytes = f.data_len();
+        let mut added = Vec::new();
+        let mut r = Ok(());
+        for (&i, c) in specials.iter().zip(&chunks) {
+            match f.add_sparse_chunk(c) {
+                Ok(id) => {
+                    added.push(id);
+                    offsets[i] = id;
+                    cbytes += c.len() as u64;
+                }
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        if r.is_ok() {
+            r = self.commit(DataEdit::Sparse { cbytes }, Some(offsets), None);
+        }
+        if r.is_err() {
+            // The index does not name the new files: drop them.
+            if let Some(f) = self.frame() {
+                for id in added {
+                    let _ = f.remove_sparse_chunk(id);
+                }
+            }
+        }
+        r
+    }
+
+    /// After an edit that failed: the compressed size of a frame is what
+    /// the frame holds (an earlier step may have stored chunks in it).
+    fn recount_frame_cbytes(&mut self) {
+        if let Some(f) = self.frame() {
+            self.cbytes = f.data_len() as i64;
+        }
     }
 }
 

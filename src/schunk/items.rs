@@ -162,8 +162,10 @@ impl SuperChunk {
         if stop <= start {
             return Ok(());
         }
-        let len = (stop - start)
-            .checked_mul(self.typesize() as i64)
+        // `stop - start` itself overflows for a range from far below 0.
+        let len = stop
+            .checked_sub(start)
+            .and_then(|n| n.checked_mul(self.typesize() as i64))
             .ok_or(Error::Failure)?;
         if start < 0 || len > isize::MAX as i64 {
             return Err(Error::Failure);
@@ -193,8 +195,9 @@ impl SuperChunk {
         if stop < start {
             return Err(Error::InvalidParam);
         }
-        let len = (stop - start)
-            .checked_mul(self.typesize() as i64)
+        let len = stop
+            .checked_sub(start)
+            .and_then(|n| n.checked_mul(self.typesize() as i64))
             .and_then(|n| usize::try_from(n).ok())
             .ok_or(Error::InvalidParam)?;
         self.set_slice(start, stop, src(len))
