@@ -20,6 +20,8 @@ TARGETS=(
   bloscpack
   diff_chunk
   cli_info
+  schunk_ops
+  b2nd_slice
 )
 ASAN="${FUZZ_ASAN:-0}"
 if [[ "${1:-}" == "--asan" ]]; then ASAN=1; shift; fi
