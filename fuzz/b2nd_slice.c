@@ -26,6 +26,8 @@
 #include <string.h>
 #include <b2nd.h>
 #include "fuzz_init.h"
+#define OP_PROGRAM "b2nd_slice"
+#include "op_program.h"
 
 #define MAX_OPS 48
 #define MAX_ITEMS (16 * 1024)
@@ -35,28 +37,7 @@
 #define CANARY 32
 #define CANARY_BYTE 0x5A
 
-typedef struct {
-  const uint8_t *p;
-  size_t n, pos;
-} reader;
 
-static uint8_t rd8(reader *r) { return r->pos < r->n ? r->p[r->pos++] : 0; }
-static int more(const reader *r) { return r->pos < r->n; }
-
-static int g_trace = -1;
-#define TRACE(...) \
-  do { \
-    if (g_trace) fprintf(stderr, __VA_ARGS__); \
-  } while (0)
-
-static void fail(const char *what, int64_t a, int64_t b) {
-  fprintf(stderr, "b2nd_slice: MISMATCH: %s (%lld, %lld)\n", what, (long long)a, (long long)b);
-  abort();
-}
-
-static void check(int cond, const char *what, int64_t a, int64_t b) {
-  if (!cond) fail(what, a, b);
-}
 
 /* ---- the model: items in C order ---- */
 typedef struct {
@@ -274,7 +255,7 @@ static void check_resized(const b2nd_array_t *a, model *m, const int64_t *newsha
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 5 || size > 4096) return 0;
-  if (g_trace < 0) g_trace = getenv("FUZZ_TRACE") != NULL;
+  trace_init();
   reader r = {data, size, 0};
   static const int32_t typesizes[] = {1, 2, 4, 8, 1, 4, 3, 12};
   uint8_t h0 = rd8(&r), h1 = rd8(&r), h2 = rd8(&r), h3 = rd8(&r), h4 = rd8(&r);

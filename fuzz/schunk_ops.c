@@ -24,6 +24,8 @@
 #include <string.h>
 #include <blosc2.h>
 #include "fuzz_init.h"
+#define OP_PROGRAM "schunk_ops"
+#include "op_program.h"
 
 #define MAX_OPS 64
 #define MAX_CHUNKS 64
@@ -36,17 +38,10 @@
 #define CANARY_BYTE 0xA5
 
 /* ---- input reader ---- */
-typedef struct {
-  const uint8_t *p;
-  size_t n, pos;
-} reader;
-
-static uint8_t rd8(reader *r) { return r->pos < r->n ? r->p[r->pos++] : 0; }
 static uint16_t rd16(reader *r) {
   uint16_t lo = rd8(r);
   return (uint16_t)(lo | ((uint16_t)rd8(r) << 8));
 }
-static int more(const reader *r) { return r->pos < r->n; }
 
 /* A number near the interesting range [0, lim], or (1 in 8) a hostile one. */
 static int64_t rd_num(reader *r, int64_t lim) {
@@ -94,21 +89,6 @@ typedef struct {
   int special;    /* an all-zero or uninitialized chunk was ever accepted */
 } model;
 
-/* FUZZ_TRACE=1 in the environment prints every operation. */
-static int g_trace = -1;
-#define TRACE(...) \
-  do { \
-    if (g_trace) fprintf(stderr, __VA_ARGS__); \
-  } while (0)
-
-static void fail(const char *what, int64_t a, int64_t b) {
-  fprintf(stderr, "schunk_ops: MISMATCH: %s (%lld, %lld)\n", what, (long long)a, (long long)b);
-  abort();
-}
-
-static void check(int cond, const char *what, int64_t a, int64_t b) {
-  if (!cond) fail(what, a, b);
-}
 
 static void model_free(model *m) {
   for (int64_t i = 0; i < m->n; i++) free(m->ch[i].data);
@@ -387,7 +367,7 @@ enum {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 4 || size > 4096) return 0;
-  if (g_trace < 0) g_trace = getenv("FUZZ_TRACE") != NULL;
+  trace_init();
   reader r = {data, size, 0};
   static const int32_t typesizes[] = {1, 2, 4, 8};
   static const uint8_t codecs[] = {BLOSC_BLOSCLZ, BLOSC_LZ4, BLOSC_LZ4HC, BLOSC_ZLIB, BLOSC_ZSTD};
