@@ -546,7 +546,7 @@ mod imp {
 
     /// Decompress a zlib stream (Adler-32 checked); `None` on error or when
     /// it does not end within `dest`. libdeflate decodes the streams
-    /// [`libdeflate_decodes`] names, zlib-rs the others, each with one
+    /// `libdeflate_decodes` names, zlib-rs the others, each with one
     /// state per thread reused (see the module comment).
     pub fn decompress(src: &[u8], dest: &mut [u8], shuffled: bool) -> Option<usize> {
         if libdeflate_decodes(src, dest.len(), shuffled) {
