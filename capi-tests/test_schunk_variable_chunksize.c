@@ -18,12 +18,6 @@
 
 #define TS 2
 
-#define REQUIRE_VOID(cond) \
-  do {                     \
-    CHECK(cond);           \
-    if (!(cond)) return;   \
-  } while (0)
-
 /* Chunk n of `sc` decompresses to `want` (`len` bytes). */
 static int chunk_is(blosc2_schunk *sc, int64_t n, const uint8_t *want, int32_t len) {
   uint8_t *got = malloc((size_t)len + 64);
@@ -56,7 +50,7 @@ static void zero_chunks_survive_a_variable_size(bool contiguous) {
   cp.typesize = TS;
   blosc2_storage st = {.contiguous = contiguous, .cparams = &cp};
   blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE_VOID(sc != NULL);
+  REQUIRE(sc != NULL);
   static uint8_t zeros[1024], data[256], ones[512];
   for (int i = 0; i < 256; i++) data[i] = (uint8_t)(i * 7 + 1);
   memset(ones, 1, sizeof ones);
@@ -88,7 +82,7 @@ static void reordering_a_short_chunk_makes_the_size_variable(bool contiguous) {
   cp.typesize = 8;
   blosc2_storage st = {.contiguous = contiguous, .cparams = &cp};
   blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE_VOID(sc != NULL);
+  REQUIRE(sc != NULL);
   static uint8_t a[2496], b[2368], z[2496];
   for (int i = 0; i < 2496; i++) a[i] = (uint8_t)(i * 13 + 5);
   for (int i = 0; i < 2368; i++) b[i] = (uint8_t)(i * 29 + 3);
@@ -112,7 +106,7 @@ static void reordering_a_short_chunk_makes_the_size_variable(bool contiguous) {
   round_trip(sc, 3, want, lens);
   /* A reorder that keeps every full chunk in front keeps the size fixed. */
   blosc2_schunk *sc2 = blosc2_schunk_new(&st);
-  REQUIRE_VOID(sc2 != NULL);
+  REQUIRE(sc2 != NULL);
   CHECK_EQ_INT(blosc2_schunk_append_buffer(sc2, a, sizeof a), 1);
   CHECK_EQ_INT(blosc2_schunk_append_buffer(sc2, z, sizeof z), 2);
   CHECK_EQ_INT(blosc2_schunk_append_buffer(sc2, b, sizeof b), 3);
@@ -130,7 +124,7 @@ static void reordering_a_short_chunk_makes_the_size_variable(bool contiguous) {
 static void overflowing_slice_ranges_are_refused(void) {
   blosc2_storage st = BLOSC2_STORAGE_DEFAULTS;
   blosc2_schunk *sc = blosc2_schunk_new(&st);
-  REQUIRE_VOID(sc != NULL);
+  REQUIRE(sc != NULL);
   uint8_t buf[16];
   CHECK(blosc2_schunk_get_slice_buffer(sc, INT64_MIN, 0, buf) < 0);
   CHECK(blosc2_schunk_get_slice_buffer(sc, INT64_MIN, INT64_MAX, buf) < 0);
