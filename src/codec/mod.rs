@@ -461,13 +461,13 @@ pub fn decompress_stream(
 /// [`decompress_stream`] of a stream of `len` bytes into `buf[..len]`,
 /// where the decoder may also write anything into `buf[len..]` (the
 /// caller's room past the stream: the next stream's place, or spare
-/// bytes). LZ4's and BloscLZ's decoders take it. LZ4's fast loop stops 64 bytes before
-/// the end of the room it is given and the rest goes through a slower
-/// loop, which for a long match ending the stream (the zero rows of a
-/// shuffled block) copied the whole match slowly (one shuffled 32 KiB
-/// block of i32 arange: 1.33 us without room, 0.49 us with 64 bytes).
-/// (BloscLZ's copies the end of a block with its fixed-size literal copy
-/// too.) A stream that decodes to more than `len` bytes is an error as
+/// bytes). LZ4's and BloscLZ's decoders take it. LZ4's fast loop stops
+/// 64 bytes before the end of the room it is given and the rest goes
+/// through a slower loop, which for a long match ending the stream (the
+/// zero rows of a shuffled block) copied the whole match slowly (one
+/// shuffled 32 KiB block of i32 arange: 1.33 us without room, 0.49 us
+/// with 64 bytes); BloscLZ's copies the end of a block with its
+/// fixed-size literal copy too. A stream that decodes to more than `len` bytes is an error as
 /// before; one whose last match or literals break LZ4's end-of-block
 /// margins (which the decoder checks against the end of the room) now
 /// decodes to its bytes instead of failing.

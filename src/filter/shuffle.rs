@@ -85,10 +85,10 @@ const ALIGN_FROM: usize = 32 << 10;
 /// 32-byte boundary stays in one line, so aligning AVX2's stores to 64
 /// would only add an edge pass.
 fn unshuffle_start(kernel: Kernel, ts: usize, n: usize, dest: &[u8], streaming: bool) -> usize {
-    let align = unshuffle_align(kernel, ts, streaming);
     if !takes_start(kernel, ts) || (n * ts < ALIGN_FROM && !streaming) {
         return 0;
     }
+    let align = unshuffle_align(kernel, ts, streaming);
     let bytes = (align - dest.as_ptr() as usize % align) % align;
     if bytes.is_multiple_of(ts) {
         (bytes / ts).min(n)
