@@ -472,8 +472,9 @@ unsafe fn adopted(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
 
 /// One C call that opens a super-chunk from `source` and wraps it
 /// (`b2nd_from_cframe`, `b2nd_open_offset`): NULL `source` or `out` is
-/// `NullPointer`; otherwise the super-chunk `open` makes is wrapped and
-/// stored in `out` (and freed on failure).
+/// `NullPointer`; a super-chunk `open` could not make is `unopened` (the
+/// reference's codes differ by call); otherwise the super-chunk is wrapped
+/// and stored in `out` (and freed on failure).
 ///
 /// # Safety
 /// `out` must be NULL or valid for a write; `open` must return NULL or a
@@ -481,14 +482,19 @@ unsafe fn adopted(sc: *mut blosc2_schunk) -> Result<*mut b2nd_array_t> {
 unsafe fn open_call<T>(
     source: *const T,
     out: *mut *mut b2nd_array_t,
+    unopened: Error,
     open: impl FnOnce() -> *mut blosc2_schunk,
 ) -> c_int {
     guard(Error::Failure.code(), || {
         if source.is_null() || out.is_null() {
             return Error::NullPointer.code();
         }
+        let sc = open();
+        if sc.is_null() {
+            return unopened.code();
+        }
         // SAFETY: guaranteed by the caller.
-        rc(unsafe { adopted(open()) }.and_then(|a| store(out, a)))
+        rc(unsafe { adopted(sc) }.and_then(|a| store(out, a)))
     })
 }
 
@@ -538,8 +544,9 @@ pub unsafe extern "C" fn b2nd_from_cframe(
 ) -> c_int {
     // SAFETY: cframe holds cframe_len bytes (b2nd.h); the new super-chunk
     // is ours.
+    // (A buffer that is not a frame is `Failure` to the reference.)
     unsafe {
-        open_call(cframe, array, || {
+        open_call(cframe, array, Error::Failure, || {
             blosc2_schunk_from_buffer(cframe, cframe_len, copy)
         })
     }
@@ -559,8 +566,10 @@ pub unsafe extern "C" fn b2nd_open_offset(
 ) -> c_int {
     // SAFETY: urlpath is a NUL-terminated string (b2nd.h); the opened
     // super-chunk is ours.
+    // (A file that could not be opened is `NullPointer` to the reference,
+    // which hands the NULL super-chunk on to `b2nd_from_schunk`.)
     unsafe {
-        open_call(urlpath, array, || {
+        open_call(urlpath, array, Error::NullPointer, || {
             blosc2_schunk_open_offset(urlpath, offset)
         })
     }
