@@ -19,6 +19,7 @@ TARGETS=(
   b2nd
   bloscpack
   diff_chunk
+  diff_compress
   cli_info
   schunk_ops
   b2nd_slice

@@ -7,27 +7,15 @@
    only counted.
 
    The reference crashes on some malformed chunks, so it runs in a separate
-   worker process: the input goes to shared memory, one byte down a pipe
-   starts the work, and the worker answers with one byte once its return
-   code and output bytes are in shared memory.  A worker that dies (a
-   signal) or takes longer than 5 s counts as "reference crashed", the
-   input is not compared, and the next input starts a fresh worker.  One
-   long-lived worker instead of a fork per input keeps the executions fast.
-   Our library runs in the fuzzing process as usual (its coverage guides
-   the search).  Counts of every outcome are printed at exit. */
-#define _GNU_SOURCE /* dladdr, RTLD_DEEPBIND */
-#include <dlfcn.h>
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <blosc2.h>
+   worker process (fuzz/ref_worker.h): the input goes to shared memory, the
+   worker answers once its return code and output bytes are there.  A
+   worker that dies (a signal) or takes longer than 5 s counts as
+   "reference crashed", the input is not compared, and the next input
+   starts a fresh worker.  Our library runs in the fuzzing process as usual
+   (its coverage guides the search).  Counts of every outcome are printed
+   at exit. */
+#define REF_WORKER_NAME "diff_chunk"
+#include "ref_worker.h"
 #include <blosc2/filters-registry.h>
 
 /* Destinations are capped at 1 MiB (a larger claim fails in both for a
@@ -35,8 +23,6 @@
    skipped. */
 #define MAX_NBYTES (1024 * 1024)
 #define MAX_INPUT_SIZE (1024 * 1024)
-/* How long the worker may take for one input. */
-#define REF_TIMEOUT_MS 5000
 /* Both destinations start with these bytes, so that what a call leaves
    unwritten (an "uninitialized" special chunk) compares equal. */
 #define DEST_FILL 0xA5
@@ -44,7 +30,6 @@
 typedef blosc2_context *(*create_dctx_fn)(blosc2_dparams);
 typedef int (*decompress_ctx_fn)(blosc2_context *, const void *, int32_t, void *, int32_t);
 typedef void (*free_ctx_fn)(blosc2_context *);
-typedef void (*init_fn)(void);
 
 static struct {
   create_dctx_fn create_dctx;
@@ -62,11 +47,6 @@ struct ref_exchange {
   uint8_t dest[MAX_NBYTES];
 };
 static struct ref_exchange *shared;
-/* The running worker (0: none), the pipe that starts it on an input and the
-   pipe it answers on. */
-static pid_t worker;
-static int to_worker = -1, from_worker = -1;
-static void stop_worker(void);
 static uint8_t *ours_dest;
 
 /* Outcome counters, printed at exit. */
@@ -94,119 +74,34 @@ static const char *outcome_names[NOUTCOMES] = {
     "known: version 2 bitshuffle tail unwritten"};
 static unsigned long outcomes[NOUTCOMES];
 
-static void *ref_symbol(void *handle, const char *name) {
-  void *p = dlsym(handle, name);
-  if (p == NULL) {
-    fprintf(stderr, "diff_chunk: %s not in the reference: %s\n", name, dlerror());
-    abort();
-  }
-  return p;
-}
-
 static void print_outcomes(void) {
   fprintf(stderr, "diff_chunk outcomes:");
   for (int i = 0; i < NOUTCOMES; i++) fprintf(stderr, " [%s] %lu", outcome_names[i], outcomes[i]);
   fprintf(stderr, "\n");
 }
 
+/* The worker's work: the reference decompresses shared->input. */
+static void ref_decompress(void) {
+  memset(shared->dest, DEST_FILL, (size_t)shared->destsize);
+  blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
+  blosc2_context *dctx = ref.create_dctx(dp);
+  shared->rc = ref.decompress_ctx(dctx, shared->input, (int32_t)shared->size, shared->dest,
+                                  shared->destsize);
+  ref.free_ctx(dctx);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
-  const char *path = getenv("BLOSC2_REF_LIB");
-  if (path == NULL) path = ".ref/blosc2/lib/libblosc2.so.9";
-  /* DEEPBIND: the reference resolves its own symbols first, not the
-     same-named ones of our library linked into this executable. */
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-  if (h == NULL) {
-    fprintf(stderr, "diff_chunk: cannot load the reference %s: %s\n", path, dlerror());
-    abort();
-  }
-  ((init_fn)ref_symbol(h, "blosc2_init"))();
-  ref.create_dctx = (create_dctx_fn)ref_symbol(h, "blosc2_create_dctx");
-  ref.decompress_ctx = (decompress_ctx_fn)ref_symbol(h, "blosc2_decompress_ctx");
-  ref.free_ctx = (free_ctx_fn)ref_symbol(h, "blosc2_free_ctx");
-  /* Check that the two really are different libraries. */
-  Dl_info ref_info, ours_info;
-  if (dladdr((void *)ref.decompress_ctx, &ref_info) == 0 ||
-      dladdr((void *)&blosc2_decompress_ctx, &ours_info) == 0 ||
-      (void *)ref.decompress_ctx == (void *)&blosc2_decompress_ctx ||
-      strcmp(ref_info.dli_fname, ours_info.dli_fname) == 0) {
-    fprintf(stderr, "diff_chunk: the reference's blosc2_decompress_ctx is not its own\n");
-    abort();
-  }
-  fprintf(stderr, "diff_chunk: reference %s, ours %s\n", ref_info.dli_fname, ours_info.dli_fname);
+  ref_load("blosc2_decompress_ctx", (void *)&blosc2_decompress_ctx);
+  ref.create_dctx = (create_dctx_fn)ref_symbol("blosc2_create_dctx");
+  ref.decompress_ctx = (decompress_ctx_fn)ref_symbol("blosc2_decompress_ctx");
+  ref.free_ctx = (free_ctx_fn)ref_symbol("blosc2_free_ctx");
   blosc2_init();
-  shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   ours_dest = malloc(MAX_NBYTES);
-  if (shared == MAP_FAILED || ours_dest == NULL) abort();
-  /* A dead worker's pipe must fail a write, not kill the fuzzer. */
-  signal(SIGPIPE, SIG_IGN);
+  if (ours_dest == NULL) abort();
   atexit(print_outcomes);
-  atexit(stop_worker);
-  return 0;
-}
-
-static int32_t read_i32(const uint8_t *p) {
-  return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                   (uint32_t)p[3] << 24);
-}
-
-/* The worker's loop: one byte in, the reference runs on shared->input,
-   one byte out.  It ends when the fuzzer closes the pipe. */
-static void worker_loop(int in, int out) {
-  /* libFuzzer's handlers would report the reference's crash as ours: a
-     crash here must just kill the worker. */
-  int deadly[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM, SIGINT, SIGTERM};
-  for (size_t i = 0; i < sizeof deadly / sizeof deadly[0]; i++) signal(deadly[i], SIG_DFL);
-  uint8_t byte;
-  while (read(in, &byte, 1) == 1) {
-    memset(shared->dest, DEST_FILL, (size_t)shared->destsize);
-    blosc2_dparams dp = BLOSC2_DPARAMS_DEFAULTS;
-    blosc2_context *dctx = ref.create_dctx(dp);
-    shared->rc = ref.decompress_ctx(dctx, shared->input, (int32_t)shared->size, shared->dest,
-                                    shared->destsize);
-    ref.free_ctx(dctx);
-    if (write(out, &byte, 1) != 1) break;
-  }
-  _exit(0);
-}
-
-static void stop_worker(void) {
-  if (worker <= 0) return;
-  close(to_worker);
-  close(from_worker);
-  kill(worker, SIGKILL);
-  while (waitpid(worker, NULL, 0) < 0 && errno == EINTR) {
-  }
-  worker = 0;
-}
-
-static int start_worker(void) {
-  int down[2], up[2];
-  if (pipe(down) != 0) return -1;
-  if (pipe(up) != 0) {
-    close(down[0]);
-    close(down[1]);
-    return -1;
-  }
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(down[0]);
-    close(down[1]);
-    close(up[0]);
-    close(up[1]);
-    return -1;
-  }
-  if (pid == 0) {
-    close(down[1]);
-    close(up[0]);
-    worker_loop(down[0], up[1]);
-  }
-  close(down[0]);
-  close(up[1]);
-  worker = pid;
-  to_worker = down[1];
-  from_worker = up[0];
+  shared = ref_worker_setup(sizeof *shared, ref_decompress);
   return 0;
 }
 
@@ -214,61 +109,11 @@ static int start_worker(void) {
    shared->rc and shared->dest filled, or -1 when it crashed, hung or could
    not run (the worker is then replaced on the next call). */
 static int run_reference(const uint8_t *data, size_t size, int32_t destsize) {
-  if (worker <= 0 && start_worker() != 0) return -1;
   memcpy(shared->input, data, size);
   shared->size = size;
   shared->destsize = destsize;
   shared->rc = INT32_MIN;
-  uint8_t byte = 1;
-  if (write(to_worker, &byte, 1) != 1) {
-    stop_worker();
-    return -1;
-  }
-  struct pollfd pfd = {.fd = from_worker, .events = POLLIN};
-  int ready;
-  while ((ready = poll(&pfd, 1, REF_TIMEOUT_MS)) < 0 && errno == EINTR) {
-  }
-  if (ready != 1 || read(from_worker, &byte, 1) != 1) {
-    stop_worker();
-    return -1;
-  }
-  return 0;
-}
-
-/* A replay of the reference's rotation of its block buffers while it undoes
-   `filters` (no postfilter): 1 when every step finds the block where it
-   reads it and the block ends in the output, 0 otherwise.  The same model
-   as chunk::delta_placement::reference_decodes. */
-enum { IN_OUTPUT, IN_SCRATCH1, IN_SCRATCH2, IN_SCRATCH3 };
-static int filter_undone(uint8_t f) { return f != BLOSC_NOFILTER && f != BLOSC_TRUNC_PREC; }
-static int next_undone(const uint8_t *filters, int i) {
-  for (int j = i - 1; j >= 0; j--)
-    if (filter_undone(filters[j])) return filters[j];
-  return BLOSC_NOFILTER;
-}
-static int reference_undoes_in_place(const uint8_t *filters) {
-  int last = -1;
-  for (int i = BLOSC2_MAX_FILTERS - 1; i >= 0; i--)
-    if (filter_undone(filters[i])) last = i;
-  if (last < 0) return 1;
-  int block = next_undone(filters, BLOSC2_MAX_FILTERS) == BLOSC_DELTA ? IN_OUTPUT : IN_SCRATCH1;
-  int src = IN_SCRATCH1, dest = IN_SCRATCH2, spare = IN_SCRATCH3;
-  for (int i = BLOSC2_MAX_FILTERS - 1; i >= 0; i--) {
-    uint8_t f = filters[i];
-    int lands = i == last || f == BLOSC_DELTA || next_undone(filters, i) == BLOSC_DELTA;
-    if (lands && (f == BLOSC_DELTA || src != IN_OUTPUT)) dest = IN_OUTPUT;
-    if (filter_undone(f)) {
-      int right = f == BLOSC_DELTA ? block == dest : block == src && src != dest;
-      if (!right) return 0;
-      block = dest;
-      int old_src = src;
-      src = dest;
-      dest = spare;
-      spare = old_src;
-    }
-    if (i == last) break;
-  }
-  return block == src;
+  return ref_worker_call();
 }
 
 /* Whether every byte where the outputs differ lies after the last whole

@@ -6,7 +6,9 @@
    fuzz/corpus/lazy (contiguous frames, read from disk as lazy chunks; one
    lazy chunk also goes to fuzz/corpus/chunk) and
    fuzz/corpus/sframe (sparse frames, index and chunk files joined by the
-   separator of fuzz/sframe.c).
+   separator of fuzz/sframe.c) and
+   fuzz/corpus/diff_compress (compression parameters and data, laid out as
+   fuzz/diff_compress.c reads them).
    Usage: make_corpus OUTDIR   (run.sh builds and runs it when needed). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +244,89 @@ static void array(const char *name, int8_t ndim, const int64_t *shape, const int
   free(src);
 }
 
+/* A diff_compress input (fuzz/diff_compress.c's read_params): the codec
+   byte (codec index 0-4 = blosclz, lz4, lz4hc, zlib, zstd; 0x40 two
+   threads, 0x80 use_dict), clevel and splitmode, typesize, the filter
+   pipeline (0 none, 8 shuffle, 10 bitshuffle, 12 delta, 13 trunc_prec,
+   14 bytedelta, 15 int_trunc) and its meta bytes, the blocksize mode and
+   its two bytes, the data transform and the length it makes, then
+   `len` bytes of data. */
+static void compress_seed(const char *name, uint8_t codec, int clevel, int splitmode,
+                          int typesize, const uint8_t filters[6], const int8_t meta[6],
+                          uint8_t bs_mode, uint8_t bs1, uint8_t bs2, uint8_t transform,
+                          uint32_t length, const void *data, size_t len) {
+  uint8_t buf[22 + 8192];
+  if (len > 8192) exit(1);
+  buf[0] = codec;
+  buf[1] = (uint8_t)(clevel + 10 * (splitmode - 1));
+  int common[5] = {1, 2, 4, 8, 16};
+  buf[2] = 200;
+  buf[3] = (uint8_t)(typesize - 1);
+  for (int i = 0; i < 5; i++)
+    if (common[i] == typesize) buf[2] = (uint8_t)i;
+  for (int i = 0; i < 6; i++) {
+    buf[4 + i] = filters[i];
+    buf[10 + i] = (uint8_t)meta[i];
+  }
+  buf[16] = bs_mode;
+  buf[17] = bs1;
+  buf[18] = bs2;
+  buf[19] = (uint8_t)(transform | (length % 4) << 3);
+  buf[20] = (uint8_t)(length / 4);
+  buf[21] = (uint8_t)(length / 4 >> 8);
+  if (len > 0) memcpy(buf + 22, data, len);
+  save("diff_compress", name, buf, (int64_t)(22 + len));
+}
+
+static void compress_seeds(void) {
+  int32_t ramp[1024];
+  fill(ramp, 1024, 7);
+  const char text[] = "every chunk we write is readable by the real c-blosc2, and back. ";
+  const int8_t no_meta[6] = {0};
+  const uint8_t shuffle[6] = {0, 0, 0, 0, 0, 8}, bitshuffle[6] = {0, 0, 0, 0, 0, 10};
+  const uint8_t delta[6] = {0, 0, 0, 0, 12, 8}, none[6] = {0};
+  /* Transforms: 0 the data as is, 2 repeated, 3 a ramp, 4 sparse, 5 runs,
+     6 floats, 7 zero-padded. */
+  compress_seed("blosclz-shuffle-raw", 0, 5, 4, 4, shuffle, no_meta, 0, 0, 0, 0, 0, ramp,
+                sizeof ramp);
+  compress_seed("lz4-bitshuffle-ramp", 1, 5, 4, 8, bitshuffle, no_meta, 0, 0, 0, 3, 65536,
+                "\x03", 1);
+  compress_seed("zstd-dict-repeat", 0x80 | 4, 9, 3, 4, shuffle, no_meta, 0, 0, 0, 2, 32768,
+                text, sizeof text - 1);
+  compress_seed("zlib-delta-odd-size", 3, 5, 4, 2, delta, no_meta, 6, 0, 1, 3, 4097, "\x05\x01",
+                2);
+  const uint8_t trunc[6] = {0, 0, 0, 13, 8, 0};
+  const int8_t trunc_meta[6] = {0, 0, 0, 20, 0, 0};
+  compress_seed("lz4hc-trunc-prec-doubles", 2, 6, 4, 8, trunc, trunc_meta, 0, 0, 0, 6, 16384,
+                "\x01\x02", 2);
+  const uint8_t bytedelta[6] = {0, 0, 0, 0, 8, 14};
+  const int8_t bytedelta_meta[6] = {0, 0, 0, 0, 0, 4};
+  compress_seed("zstd-bytedelta-floats", 4, 3, 4, 4, bytedelta, bytedelta_meta, 0, 0, 0, 6, 8192,
+                "\x07", 1);
+  const uint8_t int_trunc[6] = {15, 0, 0, 0, 0, 8};
+  const int8_t int_trunc_meta[6] = {-3, 0, 0, 0, 0, 0};
+  compress_seed("blosclz-int-trunc", 0, 9, 2, 2, int_trunc, int_trunc_meta, 0, 0, 0, 3, 6000,
+                "\x09", 1);
+  compress_seed("empty", 0, 0, 1, 1, none, no_meta, 0, 0, 0, 0, 0, NULL, 0);
+  const uint8_t runs[] = {7, 1, 0, 2, 30, 3, 2, 0, 200, 9};
+  compress_seed("typesize3-blocksize7-2threads", 0x40 | 1, 5, 1, 3, shuffle, no_meta, 4, 6, 0, 5,
+                1000, runs, sizeof runs);
+  /* README's blocksize row: typesize 8, 65549 bytes, a blocksize larger
+     than the data (mode 7, 2: the data's length + 200), never split. */
+  compress_seed("blocksize-past-data", 0, 5, 2, 8, shuffle, no_meta, 7, 2, 200, 3, 65549, "\x01",
+                1);
+  /* typesize 255, always split, blocksize 4096 (mode 6: 512 * 8). */
+  compress_seed("typesize255-always-split", 4, 5, 1, 255, shuffle, no_meta, 6, 0, 2, 4, 20000,
+                text, sizeof text - 1);
+  const uint8_t two_deltas[6] = {12, 0, 8, 0, 12, 0};
+  compress_seed("delta-shuffle-delta", 1, 5, 4, 4, two_deltas, no_meta, 0, 0, 0, 3, 8192, "\x02",
+                1);
+  compress_seed("zstd-sparse-odd-size", 4, 1, 3, 16, bitshuffle, no_meta, 4, 100, 0, 4, 3001,
+                text, sizeof text - 1);
+  compress_seed("lz4-padded-hostile-blocksize", 1, 9, 4, 8, shuffle, no_meta, 7, 0, 5, 7, 5000,
+                text, sizeof text - 1);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
@@ -277,6 +362,7 @@ int main(int argc, char **argv) {
   int64_t s3[3] = {7, 9, 11};
   int32_t c3[3] = {4, 5, 6}, b3[3] = {2, 3, 3};
   array("3d-u8", 3, s3, c3, b3, 1, BLOSC_ZSTD);
+  compress_seeds();
   blosc2_free_resources();
   return 0;
 }
