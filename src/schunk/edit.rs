@@ -115,7 +115,7 @@ impl SuperChunk {
         keep_only(&mut chunk, cb);
         // A frame stores a special chunk as an offset only while its chunk
         // size is fixed (the offset carries no size).
-        let fixed = self.chunksize > 0;
+        let special = special_kind(&h).filter(|_| self.chunksize > 0);
         self.nbytes += nb as i64;
         let r = if let Store::Chunks(v) = &mut self.store {
             self.cbytes += cb as i64;
@@ -127,7 +127,7 @@ impl SuperChunk {
             if f.sparse_dir().is_some() {
                 let mut cbytes = f.data_len();
                 let mut new_file = None;
-                let off = match special_kind(&h).filter(|_| fixed) {
+                let off = match special {
                     Some(k) => special_offset(k).unwrap_or(0),
                     None => {
                         let id = f.add_sparse_chunk(&chunk)?;
@@ -144,7 +144,7 @@ impl SuperChunk {
                 }
                 r
             } else {
-                let (off, edit) = match special_kind(&h).filter(|_| fixed) {
+                let (off, edit) = match special {
                     Some(k) => (special_offset(k).unwrap_or(0), DataEdit::None),
                     None => (f.data_len() as i64, DataEdit::Append(&chunk)),
                 };
@@ -344,9 +344,12 @@ impl SuperChunk {
         let Some(f) = self.frame() else {
             return Ok(());
         };
+        if self.chunksize <= 0 {
+            return Ok(());
+        }
         let mut offsets = f.offsets().to_vec();
         let specials: Vec<usize> = (0..offsets.len()).filter(|&i| offsets[i] < 0).collect();
-        if specials.is_empty() || self.chunksize <= 0 {
+        if specials.is_empty() {
             return Ok(());
         }
         let mut chunks = Vec::with_capacity(specials.len());
