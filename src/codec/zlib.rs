@@ -3,13 +3,22 @@
 //! zlib_backends`; the speed ratios below come from it, see
 //! docs/performance.md):
 //!
-//! - Compression, level 1, and levels 2-6 for shuffled and bit-shuffled
-//!   blocks and blocks of runs: zlib-rs, which writes zlib-ng's very bytes
-//!   (so the chunks equal the reference's), with one deflate state kept per
-//!   thread. libdeflate's level 1 is no faster than zlib-ng's on most data
-//!   and 0.1x on mostly-zero integers, and its streams of data that
-//!   zlib-ng's level 1 leaves stored decode far slower than a copy.
-//!   Except where, at levels 1-6, `codec::incompressible` finds stretches of
+//! - Compression, level 1: `quick.rs`, zlib-ng's level-1 method (greedy
+//!   matching through one hash table, fixed Huffman codes) written for a
+//!   block in memory, without the window copy and the table clearing that
+//!   cost zlib-ng and zlib-rs most of their time on Blosc's blocks, and
+//!   zlib-ng's very bytes for blocks up to 64 KiB (larger ones, which Blosc
+//!   makes at clevel 1 only when asked, differ where zlib-ng slides its
+//!   window; their sizes measured within 0.3% of the reference's either
+//!   way). libdeflate's
+//!   level 1 is no faster than zlib-ng's on most data and 0.1x on
+//!   mostly-zero integers, and its streams of data that zlib-ng's level 1
+//!   leaves stored decode far slower than a copy. The stretches that
+//!   `codec::incompressible` finds (below) are stored blocks here too.
+//! - Compression, levels 2-6 for shuffled and bit-shuffled blocks and
+//!   blocks of runs: zlib-rs, which writes zlib-ng's very bytes (so the
+//!   chunks equal the reference's), with one deflate state kept per
+//!   thread. Except where `codec::incompressible` finds stretches of
 //!   4 KiB and more that deflate cannot shrink (the low bytes or bit planes of noisy
 //!   floats, random bytes): those are written here as stored blocks, which
 //!   zlib-ng would also write after searching them for matches (the most
@@ -89,6 +98,9 @@
 
 #[cfg(not(feature = "zlib-ng"))]
 mod padded;
+
+#[cfg(not(feature = "zlib-ng"))]
+mod quick;
 
 #[cfg(not(feature = "zlib-ng"))]
 mod imp {
@@ -478,6 +490,13 @@ mod imp {
     /// comment).
     pub fn compress(src: &[u8], dest: &mut [u8], clevel: i32, layout: Layout) -> usize {
         let level = clevel.clamp(1, 9);
+        if level == 1 {
+            // Stored stretches at level 1 for every layout (see the module
+            // comment).
+            let mut parts = Vec::new();
+            incompressible::stretches(src, &mut parts);
+            return super::quick::compress(src, dest, &parts);
+        }
         let libdeflate = match layout {
             Layout::ByteShuffled => level >= LIBDEFLATE_FROM && highly_compressible(src),
             Layout::BitShuffled => level >= LIBDEFLATE_FROM,
@@ -493,7 +512,7 @@ mod imp {
             // zlib's search still finds in some stretches that look
             // incompressible (a float field's shuffled low bytes: 1% of the
             // chunk at level 9).
-            let look = (layout != Layout::Plain || level == 1) && level < LIBDEFLATE_FROM;
+            let look = layout != Layout::Plain && level < LIBDEFLATE_FROM;
             zlib_rs_compress(src, dest, level, look)
         }
     }

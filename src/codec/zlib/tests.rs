@@ -281,8 +281,8 @@ fn assert_backend(src: &[u8], level: i32, layout: Layout, zlib_rs: bool) {
 }
 
 /// At levels 2-6, unfiltered blocks get libdeflate's bytes unless they
-/// are runs; shuffled and bit-shuffled blocks and runs, and every block
-/// at level 1, get zlib-rs's bytes (zlib-ng's).
+/// are runs; shuffled and bit-shuffled blocks and runs get zlib-rs's bytes
+/// (zlib-ng's). At level 1 every block gets `quick`'s.
 #[cfg(not(feature = "zlib-ng"))]
 #[test]
 fn levels_1_to_6_leave_runs_and_shuffled_blocks_to_zlib_rs() {
@@ -302,7 +302,17 @@ fn levels_1_to_6_leave_runs_and_shuffled_blocks_to_zlib_rs() {
             .into_iter()
             .flat_map(|s| layouts.map(|l| (s, l)))
         {
-            let zlib_rs = level == 1 || layout != Layout::Plain || src == &sparse;
+            if level == 1 {
+                let (mut a, mut b) = (vec![0u8; 50_000], vec![0u8; 50_000]);
+                let n = compress(src, &mut a, 1, layout);
+                let mut parts = Vec::new();
+                super::super::incompressible::stretches(src, &mut parts);
+                assert_eq!(super::quick::compress(src, &mut b, &parts), n);
+                assert_eq!(a[..n], b[..n]);
+                assert_eq!(other_inflate(&a[..n], src.len()).as_ref(), Some(src));
+                continue;
+            }
+            let zlib_rs = layout != Layout::Plain || src == &sparse;
             assert_backend(src, level, layout, zlib_rs);
         }
     }
@@ -337,5 +347,27 @@ fn levels_7_to_9_follow_the_probe() {
         ] {
             assert_backend(src, level, layout(shuffled), zlib_rs);
         }
+    }
+}
+
+/// `quick` (level 1) writes zlib-ng's level 1's very bytes (zlib-rs's,
+/// which are zlib-ng's) for blocks up to 64 KiB (Blosc's blocks at clevel 1
+/// are 32 KiB unless the caller sets them), block after block on one
+/// thread's kept table. (Past 64 KiB zlib-ng slides its window and ends a
+/// block when its output buffer fills, and the bytes can differ.)
+#[cfg(not(feature = "zlib-ng"))]
+#[test]
+fn level_1_writes_zlib_ngs_bytes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for round in 0..300 {
+        let len = rng.gen_range(100..=65_536);
+        let src = data(&mut rng, len);
+        let mut a = vec![0u8; len * 2 + 100];
+        let n = super::quick::compress(&src, &mut a, &[]);
+        assert!(n > 0);
+        assert!(
+            a[..n] == other_deflate(&src, 1)[..],
+            "round {round}, {len} bytes"
+        );
     }
 }
