@@ -197,8 +197,10 @@ pub(super) fn lay_out_streams(
                     src: *base + s * neblock,
                     len: neblock,
                 }),
-                None => out[pos..pos + neblock]
-                    .copy_from_slice(&filtered[s * neblock..(s + 1) * neblock]),
+                None => super::copy_bytes(
+                    &filtered[s * neblock..(s + 1) * neblock],
+                    &mut out[pos..pos + neblock],
+                ),
             }
             cbytes = neblock;
         }

@@ -149,7 +149,7 @@ pub(super) fn decode_block(
         } else if p.special == Special::Uninit {
             // Nothing to write: the values are undefined.
         } else {
-            out.copy_from_slice(data);
+            super::copy_bytes(data, out);
         }
         return Ok(());
     }
@@ -459,7 +459,7 @@ fn put_stream<'i>(
     match stream {
         Stream::Fill(v) => dst.fill(v),
         Stream::Raw(data) if stream_raw => crate::filter::copy_streaming(data, dst),
-        Stream::Raw(data) => dst.copy_from_slice(data),
+        Stream::Raw(data) => super::copy_bytes(data, dst),
         Stream::Coded(data) => codec::decompress_stream(
             p.h.compformat(),
             p.h.udcompcode,

@@ -68,7 +68,7 @@ pub(crate) fn getitem_bytes_parsed(
     }
     if p.memcpyed && dparams.postfilter.is_none() {
         let at = p.overhead + start_b;
-        dest.copy_from_slice(&p.src[at..at + dest.len()]);
+        super::copy_bytes(&p.src[at..at + dest.len()], dest);
         return Ok(dest.len());
     }
     let delta = has_delta(p);

@@ -285,6 +285,37 @@ fn parse_cache_size(text: &str) -> Option<usize> {
 /// Largest single `memcpy` of [`copy_in_parallel`].
 const COPY_PIECE: usize = 256 << 10;
 
+/// Pieces [`copy_in_parallel`] copies with on AMD CPUs when the destination
+/// lies 1 to 31 bytes past the source modulo 64: below glibc's `rep movsb`
+/// threshold (4 KiB with AVX2), so its vector loop copies them. On the Zen 3
+/// VM `rep movsb` copies at 2-3 GB/s with that skew (18-30 GB/s with any
+/// other), where pieces of 2 KiB copy at 26-37 GB/s whatever the skew
+/// (docs/performance.md, session 26). A chunk stored as a plain copy hits
+/// it whenever the caller's buffers are so placed: its data starts 32
+/// bytes into the chunk.
+const COPY_PIECE_SKEWED: usize = 2 << 10;
+
+/// `to.copy_from_slice(from)` in pieces of [`COPY_PIECE`], or of
+/// [`COPY_PIECE_SKEWED`] where that skew makes glibc's `rep movsb` slow.
+/// For the bytes a chunk holds as they are (plain-copy chunks, streams
+/// stored raw), whose place relative to the caller's buffer is anywhere.
+#[inline]
+pub(crate) fn copy_bytes(from: &[u8], to: &mut [u8]) {
+    if from.len() <= COPY_PIECE_SKEWED {
+        to.copy_from_slice(from);
+        return;
+    }
+    let skew = (to.as_ptr() as usize).wrapping_sub(from.as_ptr() as usize) % 64;
+    let piece = if (1..32).contains(&skew) && crate::cpu::vendor() == crate::cpu::Vendor::Amd {
+        COPY_PIECE_SKEWED
+    } else {
+        COPY_PIECE
+    };
+    for (t, f) in to.chunks_mut(piece).zip(from.chunks(piece)) {
+        t.copy_from_slice(f);
+    }
+}
+
 /// Below this many bytes a plain copy is done by the calling thread alone.
 const PARALLEL_COPY_MIN: usize = 512 << 10;
 
@@ -300,9 +331,7 @@ pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8], str
             // In pieces: glibc copies up to its `rep_movsb_stop_threshold`
             // (often 1 MiB) with `rep movsb`, and larger sizes with a vector
             // loop that can be slower for cache-resident data.
-            for (t, f) in to.chunks_mut(COPY_PIECE).zip(from.chunks(COPY_PIECE)) {
-                t.copy_from_slice(f);
-            }
+            copy_bytes(from, to);
         }
     };
     if nthreads <= 1 || src.len() < PARALLEL_COPY_MIN {

@@ -32,7 +32,7 @@ impl Done {
         let mut pos = 0;
         for r in &self.raw {
             to[pos..r.at].copy_from_slice(&self.buf[pos..r.at]);
-            to[r.at..r.at + r.len].copy_from_slice(&src[r.src..r.src + r.len]);
+            super::copy_bytes(&src[r.src..r.src + r.len], &mut to[r.at..r.at + r.len]);
             pos = r.at + r.len;
         }
         to[pos..self.len].copy_from_slice(&self.buf[pos..self.len]);

@@ -546,3 +546,35 @@ fn stored_chunks_copy_and_refuse_bad_sizes() {
         Err(Error::WriteBuffer)
     );
 }
+
+/// `copy_bytes` copies every byte whatever the length (around its piece
+/// sizes) and whatever the skew between the two buffers.
+#[test]
+fn copy_bytes_copies_at_every_skew_and_length() {
+    let src: Vec<u8> = (0..(600usize << 10) + 64)
+        .map(|i| (i * 31 + i / 251) as u8)
+        .collect();
+    let mut dst = vec![0u8; src.len() + 64];
+    for len in [
+        0,
+        1,
+        2047,
+        2048,
+        2049,
+        5000,
+        (256 << 10) - 1,
+        256 << 10,
+        (600 << 10) - 3,
+    ] {
+        for (from, to) in [(0, 0), (0, 16), (16, 0), (8, 40), (3, 30), (0, 63)] {
+            dst.fill(0xEE);
+            super::copy_bytes(&src[from..from + len], &mut dst[to..to + len]);
+            assert_eq!(
+                &dst[to..to + len],
+                &src[from..from + len],
+                "len {len} {from}->{to}"
+            );
+            assert!(dst[..to].iter().chain(&dst[to + len..]).all(|&b| b == 0xEE));
+        }
+    }
+}
