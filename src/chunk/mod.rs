@@ -285,7 +285,7 @@ fn parse_cache_size(text: &str) -> Option<usize> {
 /// Largest single `memcpy` of [`copy_in_parallel`].
 const COPY_PIECE: usize = 256 << 10;
 
-/// Pieces [`copy_in_parallel`] copies with on AMD CPUs when the destination
+/// The pieces [`copy_bytes`] copies in on AMD CPUs when the destination
 /// lies 1 to 31 bytes past the source modulo 64: below glibc's `rep movsb`
 /// threshold (4 KiB with AVX2), so its vector loop copies them. On the Zen 3
 /// VM `rep movsb` copies at 2-3 GB/s with that skew (18-30 GB/s with any

@@ -10,11 +10,11 @@
 //!   zlib-ng's very bytes for blocks up to 64 KiB (larger ones, which Blosc
 //!   makes at clevel 1 only when asked, differ where zlib-ng slides its
 //!   window; their sizes measured within 0.3% of the reference's either
-//!   way). libdeflate's
-//!   level 1 is no faster than zlib-ng's on most data and 0.1x on
-//!   mostly-zero integers, and its streams of data that zlib-ng's level 1
-//!   leaves stored decode far slower than a copy. The stretches that
-//!   `codec::incompressible` finds (below) are stored blocks here too.
+//!   way). libdeflate's level 1 is no faster than zlib-ng's on most data
+//!   and 0.1x on mostly-zero integers, and its streams of data that
+//!   zlib-ng's level 1 leaves stored decode far slower than a copy. The
+//!   stretches that `codec::incompressible` finds (below) are stored blocks
+//!   here too.
 //! - Compression, levels 2-6 for shuffled and bit-shuffled blocks and
 //!   blocks of runs: zlib-rs, which writes zlib-ng's very bytes (so the
 //!   chunks equal the reference's), with one deflate state kept per
