@@ -282,7 +282,9 @@ fn parse_cache_size(text: &str) -> Option<usize> {
     digits.parse::<usize>().ok()?.checked_mul(unit)
 }
 
-/// Largest single `memcpy` of [`copy_in_parallel`].
+/// Largest single `memcpy` of [`copy_bytes`]: glibc copies up to its
+/// `rep_movsb_stop_threshold` (often 1 MiB) with `rep movsb`, and larger
+/// sizes with a vector loop that can be slower for cache-resident data.
 const COPY_PIECE: usize = 256 << 10;
 
 /// The pieces [`copy_bytes`] copies in on AMD CPUs when the destination
@@ -328,9 +330,6 @@ pub(crate) fn copy_in_parallel(nthreads: usize, src: &[u8], dest: &mut [u8], str
         if streaming {
             crate::filter::copy_streaming(from, to);
         } else {
-            // In pieces: glibc copies up to its `rep_movsb_stop_threshold`
-            // (often 1 MiB) with `rep movsb`, and larger sizes with a vector
-            // loop that can be slower for cache-resident data.
             copy_bytes(from, to);
         }
     };

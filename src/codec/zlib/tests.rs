@@ -58,7 +58,7 @@ fn data(rng: &mut ChaCha8Rng, len: usize) -> Vec<u8> {
 }
 
 /// zlib-rs (through flate2), an independent implementation of the format.
-fn other_inflate(src: &[u8], len: usize) -> Option<Vec<u8>> {
+pub(super) fn other_inflate(src: &[u8], len: usize) -> Option<Vec<u8>> {
     let mut out = vec![0u8; len];
     let mut d = Decompress::new(true);
     match d.decompress(src, &mut out, FlushDecompress::Finish) {
@@ -67,7 +67,8 @@ fn other_inflate(src: &[u8], len: usize) -> Option<Vec<u8>> {
     }
 }
 
-fn other_deflate(src: &[u8], level: u32) -> Vec<u8> {
+/// zlib-rs's stream of `src` at `level` (zlib-ng's bytes).
+pub(super) fn other_deflate(src: &[u8], level: u32) -> Vec<u8> {
     let mut out = vec![0u8; src.len() + src.len() / 8 + 128];
     let mut c = Compress::new(Compression::new(level), true);
     assert_eq!(
